@@ -1,0 +1,66 @@
+/**
+ * Validation of a webhook body at the edge: turns any JSON value into a typed event or a list of
+ * errors that name the offending field.
+ */
+import type { z } from 'zod';
+import {
+  HANDLED_EVENT_SCHEMAS,
+  unhandledEventSchema,
+  type HandledEvent,
+  type HandledEventType,
+  type UnhandledEvent,
+} from './webhookSchema.js';
+
+/** One validation problem; `field` is a dotted path into the body, e.g. `event.app_user_id`. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The outcome of parsing a webhook body. */
+export type ParsedWebhook =
+  | { ok: true; handled: true; event: HandledEvent }
+  | { ok: true; handled: false; event: UnhandledEvent }
+  | { ok: false; errors: FieldError[] };
+
+const isHandledType = (type: string): type is HandledEventType => Object.hasOwn(HANDLED_EVENT_SCHEMAS, type);
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const toFieldErrors = (prefix: string, error: z.ZodError): FieldError[] =>
+  error.issues.map((issue) => ({
+    field: [prefix, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+
+const fail = (field: string, message: string): ParsedWebhook => ({ ok: false, errors: [{ field, message }] });
+
+/**
+ * Given any JSON value received as a webhook body, returns the typed event (handled or not) or the
+ * list of field errors. Pure; never throws.
+ *
+ * @example
+ * const parsed = parseWebhook(JSON.parse(body));
+ * if (!parsed.ok) return { status: 400, body: parsed.errors };
+ * if (parsed.handled) subscriber = applyEvent(subscriber, parsed.event);
+ */
+export function parseWebhook(body: unknown): ParsedWebhook {
+  if (!isPlainObject(body)) return fail('body', 'Expected a JSON object with an "event" object');
+  const event = body['event'];
+  if (!isPlainObject(event)) return fail('event', 'Expected "event" to be an object');
+  const type = event['type'];
+  if (typeof type !== 'string' || type.length === 0) {
+    return fail('event.type', 'Expected "event.type" to be a non-empty string');
+  }
+  if (isHandledType(type)) {
+    const result = HANDLED_EVENT_SCHEMAS[type].safeParse(event);
+    return result.success
+      ? { ok: true, handled: true, event: result.data as HandledEvent }
+      : { ok: false, errors: toFieldErrors('event', result.error) };
+  }
+  const result = unhandledEventSchema.safeParse(event);
+  return result.success
+    ? { ok: true, handled: false, event: result.data }
+    : { ok: false, errors: toFieldErrors('event', result.error) };
+}

@@ -1,0 +1,67 @@
+/**
+ * @tenure/core: the pure domain core of tenure. No I/O, no clock, no randomness: time comes in as a
+ * parameter (epoch milliseconds). Every export is listed here by hand.
+ */
+
+// --- Webhook events ---
+export {
+  LIFECYCLE_EVENT_TYPES,
+  HANDLED_EVENT_TYPES,
+  DOCUMENTED_UNHANDLED_EVENT_TYPES,
+  PERIOD_TYPES,
+  CANCEL_REASONS,
+  EXPIRATION_REASONS,
+  STORES,
+  HANDLED_EVENT_SCHEMAS,
+  handledEventSchema,
+  unhandledEventSchema,
+  webhookEnvelopeSchema,
+  webhookBodySchema,
+} from './events/webhookSchema.js';
+export type {
+  LifecycleEventType,
+  HandledEventType,
+  HandledEvent,
+  UnhandledEvent,
+  InitialPurchaseEvent,
+  RenewalEvent,
+  CancellationEvent,
+  UncancellationEvent,
+  ExpirationEvent,
+  BillingIssueEvent,
+  ProductChangeEvent,
+  NonRenewingPurchaseEvent,
+} from './events/webhookSchema.js';
+export { parseWebhook } from './events/parseWebhook.js';
+export type { ParsedWebhook, FieldError } from './events/parseWebhook.js';
+
+// --- Subscriber state ---
+export { SUBSCRIBER_STATES } from './subscriber/subscriber.js';
+export type { Subscriber, SubscriberState, EventKey } from './subscriber/subscriber.js';
+export { EVENT_PRECEDENCE, isLaterKey } from './subscriber/eventKey.js';
+export { applyEvent, nextStateFor, ACTIVITY_EVENT_TYPES } from './subscriber/applyEvent.js';
+export { foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
+export { recordActivity } from './subscriber/recordActivity.js';
+
+// --- Configuration ---
+export { DEFAULT_CONFIG, DAY_MS, resolveConfig } from './config/defaultConfig.js';
+export type { TenureConfig, ConfigOverrides } from './config/defaultConfig.js';
+
+// --- Risk ---
+export { RISK_BANDS } from './risk/risk.js';
+export type { Risk, RiskBand, RiskBreakdown } from './risk/risk.js';
+// (risk section: scoreSubscriber, bandFor)
+
+// --- Recommendations ---
+export { ACTIONS, URGENCIES, URGENCY_BY_ACTION, URGENCY_RANK } from './recommend/recommendation.js';
+export type { Action, Urgency, Recommendation } from './recommend/recommendation.js';
+// (recommend section: recommend)
+
+// --- Dispatch ---
+// (dispatch section: planDispatch, buildChatMessage, buildEmail and their types)
+
+// --- Credits ---
+// (credits section: virtual currency types and grant/ledger rules)
+
+// --- Store port ---
+export type { SubscriberStore, ApplyOutcome } from './store/subscriberStore.js';

@@ -1,0 +1,53 @@
+/**
+ * The subscriber record: the state tenure keeps per customer, folded from webhook events.
+ *
+ * The record has a fixed size whatever the number of events: counters are plain numbers and each
+ * "follows the latest event" field keeps only the ordering key of the event that set it.
+ * Data records use snake_case, as on the wire (webhook payloads and the HTTP API).
+ */
+
+/** The five subscriber states of the retention service. */
+export const SUBSCRIBER_STATES = ['trialing', 'active', 'pending_cancel', 'churned', 'billing_issue'] as const;
+export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
+
+/**
+ * Where an event stands in a subscriber's history: by event time, then by a fixed lifecycle
+ * precedence (`rank`), then by event id. Comparing keys makes the fold independent of delivery order.
+ */
+export interface EventKey {
+  at: number;
+  rank: number;
+  id: string;
+}
+
+export interface Subscriber {
+  /** The billing service's `app_user_id`. */
+  customer_id: string;
+  state: SubscriberState;
+  /** The event that set `state`; null until a lifecycle event is seen (a top-up-only customer). */
+  state_key: EventKey | null;
+  /** The current product: `new_product_id` of a product change, else `product_id` of the latest event with one. */
+  product_id: string | null;
+  product_key: EventKey | null;
+  /** `expiration_at_ms` of the latest event that carries one: the end of the current period. */
+  period_ends_at: number | null;
+  period_key: EventKey | null;
+  /** Recorded billing failures (one per BILLING_ISSUE event). */
+  billing_failures: number;
+  /** Renewals, trial conversions included. */
+  renewals: number;
+  /** The latest trial: started at `purchased_at_ms`, ends at `expiration_at_ms` of a TRIAL initial purchase. */
+  trial_started_at: number | null;
+  trial_ends_at: number | null;
+  trial_key: EventKey | null;
+  /** When the trial converted (`event_timestamp_ms` of a RENEWAL with `is_trial_conversion`). */
+  trial_converted_at: number | null;
+  conversion_key: EventKey | null;
+  /** Latest user-initiated activity: purchases, product changes, uncancellations, top-ups, app-reported activity. */
+  last_activity_at: number | null;
+  /** Time of the earliest and latest event seen. */
+  first_event_at: number;
+  last_event_at: number;
+  /** Number of events applied (duplicates are dropped before the reducer). */
+  event_count: number;
+}
