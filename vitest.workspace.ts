@@ -20,6 +20,6 @@ const project = (name: string) => ({
 
 export default defineConfig({
   test: {
-    projects: [project('core')],
+    projects: [project('core'), project('server'), project('billing-sim')],
   },
 });

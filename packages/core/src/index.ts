@@ -58,6 +58,8 @@ export type { Action, Urgency, Recommendation } from './recommend/recommendation
 // (recommend section: recommend)
 
 // --- Dispatch ---
+export { CHANNELS_BY_URGENCY } from './dispatch/delivery.js';
+export type { Assessment, Alert, Delivery, DeliveryChannel } from './dispatch/delivery.js';
 // (dispatch section: planDispatch, buildChatMessage, buildEmail and their types)
 
 // --- Credits ---
