@@ -50,17 +50,28 @@ export type { TenureConfig, ConfigOverrides } from './config/defaultConfig.js';
 // --- Risk ---
 export { RISK_BANDS } from './risk/risk.js';
 export type { Risk, RiskBand, RiskBreakdown } from './risk/risk.js';
-// (risk section: scoreSubscriber, bandFor)
+export { scoreSubscriber } from './risk/scoreSubscriber.js';
+export { bandFor } from './risk/bandFor.js';
+export { inactiveDays } from './risk/inactiveDays.js';
 
 // --- Recommendations ---
 export { ACTIONS, URGENCIES, URGENCY_BY_ACTION, URGENCY_RANK } from './recommend/recommendation.js';
 export type { Action, Urgency, Recommendation } from './recommend/recommendation.js';
-// (recommend section: recommend)
+export { recommend } from './recommend/recommend.js';
+export { assessSubscriber } from './recommend/assessSubscriber.js';
 
 // --- Dispatch ---
 export { CHANNELS_BY_URGENCY } from './dispatch/delivery.js';
 export type { Assessment, Alert, Delivery, DeliveryChannel } from './dispatch/delivery.js';
-// (dispatch section: planDispatch, buildChatMessage, buildEmail and their types)
+export { planDispatch } from './dispatch/planDispatch.js';
+export { toAlert } from './dispatch/toAlert.js';
+export { RISK_COLORS, RISK_COLOR_HEX, RISK_COLOR_EMOJI, riskColor } from './dispatch/riskColor.js';
+export type { RiskColor } from './dispatch/riskColor.js';
+export { ACTION_LABELS, SIGNAL_LABELS } from './dispatch/alertText.js';
+export { buildChatMessage } from './dispatch/buildChatMessage.js';
+export type { ChatMessage, ChatAttachment, AlertMessageOptions } from './dispatch/buildChatMessage.js';
+export { buildEmail } from './dispatch/buildEmail.js';
+export type { EmailMessage } from './dispatch/buildEmail.js';
 
 // --- Credits ---
 // (credits section: virtual currency types and grant/ledger rules)

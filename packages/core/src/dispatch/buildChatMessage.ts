@@ -1,0 +1,94 @@
+/** The chat rendering of an alert: a Slack incoming-webhook payload in Block Kit. */
+import type { KnownBlock } from '@slack/types';
+import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, escapeMrkdwn, signed } from './alertText.js';
+import type { Alert } from './delivery.js';
+import { RISK_COLOR_EMOJI, RISK_COLOR_HEX, riskColor } from './riskColor.js';
+
+/** One Slack attachment: a colour bar beside its blocks. */
+export interface ChatAttachment {
+  /** Hex colour of the bar, from `RISK_COLOR_HEX`. */
+  color: string;
+  blocks: KnownBlock[];
+}
+
+/** A Slack incoming-webhook payload: `text` is the notification and fallback text. */
+export interface ChatMessage {
+  text: string;
+  blocks: KnownBlock[];
+  attachments: ChatAttachment[];
+}
+
+/** Options shared by the chat and email renderings. */
+export interface AlertMessageOptions {
+  /** The retention service's name, shown as the sender (default `tenure`). */
+  service_name?: string;
+  /** A link to the subscriber in the team's tools. */
+  link?: string;
+}
+
+/** A Slack link target: the three control characters escaped, and `|` encoded so it cannot end the URL. */
+function slackUrl(url: string): string {
+  return escapeMrkdwn(url).replace(/\|/g, '%7C');
+}
+
+/**
+ * Given an alert and options, returns a Slack incoming-webhook message for the app's team: a fallback
+ * `text`, top-level blocks naming the subscriber, score, band, action and urgency, and one attachment
+ * whose colour bar (and the emoji beside the score) marks the risk by `riskColor`, holding the
+ * reason and every signal of the breakdown. User-provided strings are mrkdwn-escaped. Pure.
+ *
+ * @example
+ * const message = buildChatMessage(alert, { service_name: 'acme-retention' });
+ * await fetch(webhookUrl, { method: 'POST', body: JSON.stringify(message) });
+ */
+export function buildChatMessage(alert: Alert, options: AlertMessageOptions = {}): ChatMessage {
+  const { risk, recommendation } = alert;
+  const color = riskColor(risk.score);
+  const emoji = RISK_COLOR_EMOJI[color];
+  const service = escapeMrkdwn(options.service_name ?? DEFAULT_SERVICE_NAME);
+  const customer = escapeMrkdwn(alert.customer_id);
+  const product = alert.product_id === null ? '_none_' : `\`${escapeMrkdwn(alert.product_id)}\``;
+  const action = ACTION_LABELS[recommendation.action];
+  const reason = escapeMrkdwn(recommendation.reason);
+
+  const text =
+    `${emoji} ${risk.band} risk (score ${risk.score}) for ${customer}: ` +
+    `${recommendation.action} (${recommendation.urgency}). ${reason}`;
+
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: `${emoji} Retention alert: ${action}`, emoji: true } },
+    {
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: `Subscriber *${customer}* is at *${risk.band}* risk with a score of *${risk.score}*/100.`,
+      },
+      fields: [
+        { type: 'mrkdwn', text: `*Risk score*\n${emoji} ${risk.score} (${risk.band})` },
+        { type: 'mrkdwn', text: `*State*\n${alert.state}` },
+        { type: 'mrkdwn', text: `*Action*\n${action} (\`${recommendation.action}\`)` },
+        { type: 'mrkdwn', text: `*Urgency*\n${recommendation.urgency}` },
+        { type: 'mrkdwn', text: `*Product*\n${product}` },
+        { type: 'mrkdwn', text: `*Priority*\n${recommendation.priority}` },
+      ],
+    },
+  ];
+
+  const context =
+    options.link === undefined
+      ? `Sent by ${service}`
+      : `Sent by ${service} · <${slackUrl(options.link)}|Open subscriber>`;
+  const attachmentBlocks: KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: `*Reason*\n${reason}` } },
+    {
+      type: 'section',
+      fields: SIGNALS.map((signal) => ({
+        type: 'mrkdwn' as const,
+        text: `*${SIGNAL_LABELS[signal]}* (\`${signal}\`)\n${signed(risk.breakdown[signal])}`,
+      })),
+    },
+    { type: 'context', elements: [{ type: 'mrkdwn', text: context }] },
+  ];
+
+  return { text, blocks, attachments: [{ color: RISK_COLOR_HEX[color], blocks: attachmentBlocks }] };
+}

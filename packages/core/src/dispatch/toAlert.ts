@@ -1,0 +1,22 @@
+/** The alert: what the team is told about one recommendation for one subscriber. */
+import type { Recommendation } from '../recommend/recommendation.js';
+import type { Alert, Assessment } from './delivery.js';
+
+/**
+ * Given an assessment and one of its recommendations, returns the alert that carries them: the
+ * customer, its state and product, its risk and the recommendation. Pure.
+ *
+ * @example
+ * const alert = toAlert(assessment, assessment.recommendations[0]!);
+ * alert.customer_id; // assessment.subscriber.customer_id
+ */
+export function toAlert(assessment: Assessment, recommendation: Recommendation): Alert {
+  const { subscriber } = assessment;
+  return {
+    customer_id: subscriber.customer_id,
+    state: subscriber.state,
+    product_id: subscriber.product_id,
+    risk: assessment.risk,
+    recommendation,
+  };
+}
