@@ -28,11 +28,15 @@ const isHandledType = (type: string): type is HandledEventType => Object.hasOwn(
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const toFieldErrors = (prefix: string, error: z.ZodError): FieldError[] =>
-  error.issues.map((issue) => ({
-    field: [prefix, ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }));
+/** One error per field (the first issue zod reports for it), in the order zod found them. */
+function toFieldErrors(prefix: string, error: z.ZodError): FieldError[] {
+  const byField = new Map<string, FieldError>();
+  for (const issue of error.issues) {
+    const field = [prefix, ...issue.path.map(String)].join('.');
+    if (!byField.has(field)) byField.set(field, { field, message: issue.message });
+  }
+  return [...byField.values()];
+}
 
 const fail = (field: string, message: string): ParsedWebhook => ({ ok: false, errors: [{ field, message }] });
 

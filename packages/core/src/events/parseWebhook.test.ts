@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { loadFixture, webhookFixtures } from '../../test/fixtures.js';
+import { parseWebhook } from './parseWebhook.js';
+import { DOCUMENTED_UNHANDLED_EVENT_TYPES, HANDLED_EVENT_TYPES } from './webhookSchema.js';
+
+const fieldsOf = (result: ReturnType<typeof parseWebhook>) => (result.ok ? [] : result.errors.map((e) => e.field));
+
+describe('parseWebhook', () => {
+  describe('real-format payloads', () => {
+    for (const [name, body] of Object.entries(webhookFixtures)) {
+      it(`parses the ${name} fixture`, () => {
+        const result = parseWebhook(body);
+        expect(result.ok, JSON.stringify(result)).toBe(true);
+      });
+    }
+
+    it('has a fixture for every handled and every documented unhandled event type', () => {
+      const types = new Set(Object.values(webhookFixtures).map((body) => (body as { event: { type: string } }).event.type));
+      for (const type of [...HANDLED_EVENT_TYPES, ...DOCUMENTED_UNHANDLED_EVENT_TYPES]) expect(types).toContain(type);
+    });
+
+    it('marks the seven lifecycle types and NON_RENEWING_PURCHASE as handled', () => {
+      for (const name of ['initial_purchase', 'renewal', 'cancellation', 'uncancellation', 'expiration', 'billing_issue', 'product_change', 'non_renewing_purchase']) {
+        const result = parseWebhook(webhookFixtures[name]);
+        expect(result.ok && result.handled, name).toBe(true);
+      }
+    });
+
+    it('accepts documented types it does not handle as unhandled', () => {
+      for (const name of ['transfer', 'test', 'virtual_currency_transaction', 'subscription_paused', 'experiment_enrollment']) {
+        const result = parseWebhook(webhookFixtures[name]);
+        expect(result.ok && !result.handled, name).toBe(true);
+      }
+    });
+
+    it('accepts an unknown future event type as unhandled', () => {
+      const result = parseWebhook({ api_version: '1.0', event: { type: 'PAYWALL_IMPRESSION', id: 'x', whatever: { a: 1 } } });
+      expect(result).toMatchObject({ ok: true, handled: false, event: { type: 'PAYWALL_IMPRESSION' } });
+    });
+
+    it('keeps unknown fields of a handled event', () => {
+      const body = loadFixture('renewal');
+      body.event['brand_new_field'] = { nested: [1, 2] };
+      const result = parseWebhook(body);
+      expect(result.ok && result.event).toMatchObject({ brand_new_field: { nested: [1, 2] } });
+    });
+
+    it('accepts a body without api_version', () => {
+      const body = loadFixture('renewal') as Record<string, unknown>;
+      delete body['api_version'];
+      expect(parseWebhook(body).ok).toBe(true);
+    });
+
+    it('accepts null for nullable fields', () => {
+      const body = loadFixture('initial_purchase');
+      for (const field of ['expiration_at_ms', 'price', 'currency', 'entitlement_ids', 'period_type', 'product_id', 'aliases']) {
+        body.event[field] = null;
+      }
+      expect(parseWebhook(body).ok).toBe(true);
+    });
+  });
+
+  describe('required fields of handled types', () => {
+    for (const field of ['id', 'app_user_id', 'event_timestamp_ms']) {
+      it(`rejects a handled event without ${field}, naming event.${field}`, () => {
+        const body = loadFixture('billing_issue');
+        delete body.event[field];
+        expect(fieldsOf(parseWebhook(body))).toEqual([`event.${field}`]);
+      });
+    }
+
+    it('rejects an empty app_user_id', () => {
+      const body = loadFixture('renewal');
+      body.event['app_user_id'] = '';
+      expect(fieldsOf(parseWebhook(body))).toEqual(['event.app_user_id']);
+    });
+
+    it('does not require app_user_id of an unhandled type (TRANSFER has none)', () => {
+      expect(parseWebhook(webhookFixtures['transfer']).ok).toBe(true);
+    });
+  });
+
+  describe('hostile values', () => {
+    const cases: [string, unknown, string][] = [
+      ['null', null, 'body'],
+      ['an array', [], 'body'],
+      ['a number', 42, 'body'],
+      ['a string', '{"event":{}}', 'body'],
+      ['undefined', undefined, 'body'],
+      ['a body without event', { api_version: '1.0' }, 'event'],
+      ['event as an array', { event: [] }, 'event'],
+      ['event as null', { event: null }, 'event'],
+      ['a missing type', { event: { id: 'x' } }, 'event.type'],
+      ['type as a number', { event: { type: 7 } }, 'event.type'],
+      ['an empty type', { event: { type: '' } }, 'event.type'],
+    ];
+    for (const [label, body, field] of cases) {
+      it(`rejects ${label}, naming ${field}`, () => {
+        expect(fieldsOf(parseWebhook(body))).toEqual([field]);
+      });
+    }
+
+    it('rejects a timestamp sent as a string, naming the field', () => {
+      const body = loadFixture('renewal');
+      body.event['event_timestamp_ms'] = '1762000000000';
+      expect(fieldsOf(parseWebhook(body))).toEqual(['event.event_timestamp_ms']);
+    });
+
+    it('rejects a negative or fractional timestamp', () => {
+      for (const value of [-1, 1.5, Number.MAX_SAFE_INTEGER + 2]) {
+        const body = loadFixture('renewal');
+        body.event['event_timestamp_ms'] = value;
+        expect(fieldsOf(parseWebhook(body))).toEqual(['event.event_timestamp_ms']);
+      }
+    });
+
+    it('rejects a boolean sent as a string, naming the field', () => {
+      const body = loadFixture('renewal_trial_conversion');
+      body.event['is_trial_conversion'] = 'true';
+      expect(fieldsOf(parseWebhook(body))).toEqual(['event.is_trial_conversion']);
+    });
+
+    it('names every bad field at once', () => {
+      const body = loadFixture('renewal');
+      body.event['id'] = 12;
+      body.event['price'] = 'cheap';
+      expect(fieldsOf(parseWebhook(body)).sort()).toEqual(['event.id', 'event.price']);
+    });
+
+    it('handles a 10 MB string without throwing', () => {
+      const body = loadFixture('renewal');
+      body.event['app_user_id'] = 'u'.repeat(10 * 1024 * 1024);
+      const result = parseWebhook(body);
+      expect(result.ok && result.handled && result.event.app_user_id.length).toBe(10 * 1024 * 1024);
+    });
+
+    it('does not treat inherited property names as handled types', () => {
+      for (const type of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+        const result = parseWebhook({ event: { type } });
+        expect(result).toMatchObject({ ok: true, handled: false });
+      }
+    });
+  });
+});

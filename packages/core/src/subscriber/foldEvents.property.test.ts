@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { distinctEventsArb } from '../../test/eventArbitraries.js';
+import { applyEvent } from './applyEvent.js';
+import { foldEvents } from './foldEvents.js';
+
+describe('foldEvents properties', () => {
+  it('folds any permutation of distinct events to the same subscriber', () => {
+    fc.assert(
+      fc.property(
+        distinctEventsArb.chain((events) => fc.tuple(fc.constant(events), fc.shuffledSubarray(events, { minLength: events.length }))),
+        ([events, permuted]) => {
+          expect(foldEvents(permuted)).toEqual(foldEvents(events));
+        },
+      ),
+    );
+  });
+
+  it('gives the same subscriber with repeated deliveries as without them', () => {
+    fc.assert(
+      fc.property(
+        distinctEventsArb.chain((events) =>
+          fc.tuple(fc.constant(events), fc.array(fc.integer({ min: 0, max: events.length - 1 }), { maxLength: 20 }), fc.integer()),
+        ),
+        ([events, repeats, seed]) => {
+          const withRepeats = [...events, ...repeats.map((i) => events[i]!)];
+          // shuffle deterministically from the seed so repeats land anywhere
+          const shuffled = withRepeats
+            .map((e, i) => ({ e, k: Math.imul(i + 1, seed | 1) >>> 0 }))
+            .sort((a, b) => a.k - b.k)
+            .map(({ e }) => e);
+          expect(foldEvents(shuffled)).toEqual(foldEvents(events));
+        },
+      ),
+    );
+  });
+
+  it('counts one renewal per distinct RENEWAL event and one failure per distinct BILLING_ISSUE', () => {
+    fc.assert(
+      fc.property(distinctEventsArb, (events) => {
+        const s = foldEvents(events)!;
+        expect(s.renewals).toBe(events.filter((e) => e.type === 'RENEWAL').length);
+        expect(s.billing_failures).toBe(events.filter((e) => e.type === 'BILLING_ISSUE').length);
+      }),
+    );
+  });
+
+  it('keeps a record of fixed size whatever the number of events', () => {
+    const keys = Object.keys(foldEvents(fc.sample(distinctEventsArb, 1)[0]!)!).sort();
+    fc.assert(
+      fc.property(distinctEventsArb, (events) => {
+        const s = foldEvents(events)!;
+        expect(Object.keys(s).sort()).toEqual(keys);
+        expect(JSON.stringify(s).length).toBeLessThan(1200);
+      }),
+    );
+  });
+
+  it('equals a left fold of applyEvent when there are no repeats', () => {
+    fc.assert(
+      fc.property(distinctEventsArb, (events) => {
+        expect(foldEvents(events)).toEqual(events.reduce<ReturnType<typeof foldEvents>>((s, e) => applyEvent(s, e), undefined));
+      }),
+    );
+  });
+});

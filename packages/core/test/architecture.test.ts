@@ -1,0 +1,61 @@
+// Guards the core's purity: no I/O, no clock, no randomness, and imports only from allowed places.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
+const ALLOWED_PACKAGES = new Set(['zod', 'ts-pattern', '@slack/types']);
+const TYPE_ONLY_PACKAGES = new Set(['@slack/types']);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Source text without comments, so TSDoc examples that mention fetch or Date.now() do not count. */
+const stripComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"])\/\/.*$/gm, '$1');
+
+const files = sourceFiles(srcDir).map((path) => ({
+  path: relative(srcDir, path),
+  text: stripComments(readFileSync(path, 'utf8')),
+}));
+const importPattern = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]/gm;
+
+describe('core architecture', () => {
+  it('has source files to check', () => {
+    expect(files.length).toBeGreaterThan(10);
+  });
+
+  it('imports only relative paths, zod, ts-pattern and (types only) @slack/types', () => {
+    const offenders: string[] = [];
+    for (const { path, text } of files) {
+      for (const match of text.matchAll(importPattern)) {
+        const typeOnly = match[2] !== undefined;
+        const spec = match[3]!;
+        if (spec.startsWith('.')) continue;
+        if (!ALLOWED_PACKAGES.has(spec)) offenders.push(`${path}: ${spec}`);
+        else if (TYPE_ONLY_PACKAGES.has(spec) && !typeOnly) offenders.push(`${path}: ${spec} must be imported with "import type"`);
+      }
+      if (/\brequire\(|\bimport\(/.test(text)) offenders.push(`${path}: dynamic import or require`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('never reads the clock or draws random numbers', () => {
+    const offenders = files
+      .filter(({ text }) => /Date\.now\(|new Date\(|Math\.random\(|performance\.now\(|crypto\./.test(text))
+      .map(({ path }) => path);
+    expect(offenders).toEqual([]);
+  });
+
+  it('uses no Node or browser globals for I/O', () => {
+    const offenders = files
+      .filter(({ text }) => /\b(process|fetch|setTimeout|setInterval|console|Buffer|globalThis)\b[.(]/.test(text))
+      .map(({ path }) => path);
+    expect(offenders).toEqual([]);
+  });
+});
