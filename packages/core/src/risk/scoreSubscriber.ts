@@ -31,10 +31,10 @@ export function scoreSubscriber(subscriber: Subscriber, now: number, config: Ten
   const state = r.state_base[subscriber.state];
 
   const failurePoints = subscriber.billing_failures * r.billing_failure_points;
-  const billingFailures = failurePoints < 0 ? 0 : failurePoints > r.billing_failure_cap ? r.billing_failure_cap : failurePoints;
+  const billingFailures = failurePoints <= 0 ? 0 : failurePoints > r.billing_failure_cap ? r.billing_failure_cap : failurePoints;
 
   const renewalPoints = subscriber.renewals * r.renewal_points;
-  const renewals = renewalPoints > 0 ? 0 : renewalPoints < r.renewal_cap ? r.renewal_cap : renewalPoints;
+  const renewals = renewalPoints >= 0 ? 0 : renewalPoints < r.renewal_cap ? r.renewal_cap : renewalPoints;
 
   const overdue = Math.floor((inactiveDays(subscriber, now) - r.inactivity_grace_days) / r.inactivity_days_per_point);
   const inactivity = overdue < 0 ? 0 : overdue > r.inactivity_cap ? r.inactivity_cap : overdue;
