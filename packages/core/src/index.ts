@@ -74,7 +74,39 @@ export { buildEmail } from './dispatch/buildEmail.js';
 export type { EmailMessage } from './dispatch/buildEmail.js';
 
 // --- Credits ---
-// (credits section: virtual currency types and grant/ledger rules)
+export {
+  BALANCE_MAX,
+  MAX_CURRENCIES_PER_PROJECT,
+  CURRENCY_CODE_PATTERN,
+  SINGULAR_PRODUCT_ID_MESSAGE,
+  currencyCodeSchema,
+  productGrantInputSchema,
+  virtualCurrencyCreateSchema,
+  virtualCurrencyUpdateSchema,
+  createVirtualCurrency,
+  updateVirtualCurrency,
+} from './credits/virtualCurrency.js';
+export type {
+  ProductGrant,
+  ProductGrantInput,
+  VirtualCurrency,
+  VirtualCurrencyState,
+  VirtualCurrencyCreateInput,
+  VirtualCurrencyUpdateInput,
+} from './credits/virtualCurrency.js';
+export { grantsForPurchase, IS_SUBSCRIPTION_CYCLE } from './credits/grantsFor.js';
+export type { GrantKind, PurchaseContext, PlannedGrant } from './credits/grantsFor.js';
+export { emptyLedger, isLive } from './credits/ledger.js';
+export type { CreditLot, Ledger, LedgerEntry, LedgerEntryKind, LotSource, Balances } from './credits/ledger.js';
+export { applyGrants } from './credits/applyGrants.js';
+export type { ApplyGrantsResult } from './credits/applyGrants.js';
+export { expireCredits } from './credits/expireCredits.js';
+export type { ExpireResult } from './credits/expireCredits.js';
+export { balancesOf, balanceOf } from './credits/balancesOf.js';
+export { spendingOrder } from './credits/spendLots.js';
+export { adjustBalances } from './credits/adjustBalances.js';
+export type { AdjustmentOutcome, AdjustmentError, AdjustmentErrorCode, AdjustOptions } from './credits/adjustBalances.js';
+export { setBalances } from './credits/setBalances.js';
 
 // --- Store port ---
 export type { SubscriberStore, ApplyOutcome } from './store/subscriberStore.js';
