@@ -49,11 +49,15 @@ function recommendChurned(list: Recommendation[], s: Subscriber, risk: Risk, con
   }
 }
 
-function recommendTrialing(list: Recommendation[], s: Subscriber, now: number, config: TenureConfig): void {
+function recommendTrialing(list: Recommendation[], s: Subscriber, risk: Risk, now: number, config: TenureConfig): void {
   const started = s.trial_started_at;
   const ends = s.trial_ends_at;
   if (started === null || ends === null || ends <= started) {
-    push(list, 'trial_feature_highlight', 'Trialing with unknown trial dates; highlight the features that matter most.');
+    push(
+      list,
+      'trial_feature_highlight',
+      `Trialing with unknown trial dates, risk score ${risk.score}; highlight the features that matter most.`,
+    );
     return;
   }
   // Day 1 is the first 24 hours of the trial; a 14-day trial is nudged from day 12 (seed rule).
@@ -155,7 +159,7 @@ export function recommend(
       recommendChurned(list, subscriber, risk, config);
       break;
     case 'trialing':
-      recommendTrialing(list, subscriber, now, config);
+      recommendTrialing(list, subscriber, risk, now, config);
       break;
     case 'pending_cancel':
       recommendPendingCancel(list, subscriber, risk, now, config);
