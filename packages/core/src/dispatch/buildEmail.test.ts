@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { makeRisk } from '../../test/subscribers.js';
+import type { RiskBand } from '../risk/risk.js';
+import { buildEmail } from './buildEmail.js';
+import type { Alert } from './delivery.js';
+import { RISK_COLOR_HEX } from './riskColor.js';
+
+const alertWith = (overrides: Partial<Alert> = {}, score = 62, band: RiskBand = 'high'): Alert => ({
+  customer_id: 'user_42',
+  state: 'pending_cancel',
+  product_id: 'pro_yearly',
+  risk: makeRisk(score, band, { state: 60, billing_failures: 0, renewals: -15, inactivity: 12, trial_conversion: 5 }),
+  recommendation: {
+    action: 'loyalty_discount',
+    urgency: 'soon',
+    reason: 'Cancelled after 3 renewals (at least 3), risk score 62; offer a loyalty discount to stay.',
+    priority: 1,
+  },
+  ...overrides,
+});
+
+describe('buildEmail', () => {
+  it('puts the service, band, score, action and customer in the subject', () => {
+    expect(buildEmail(alertWith()).subject).toBe('[tenure] high risk (62): Loyalty discount for user_42');
+  });
+
+  it('keeps the subject on one line whatever the customer id', () => {
+    const { subject } = buildEmail(alertWith({ customer_id: 'evil\r\nBcc: all@example.com' }));
+    expect(subject).not.toMatch(/[\r\n]/);
+  });
+
+  it('gives the same content in text and HTML: customer, score, band, state, product, action, urgency, reason', () => {
+    const { text, html } = buildEmail(alertWith());
+    for (const body of [text, html]) {
+      for (const expected of ['user_42', '62', 'high', 'pending_cancel', 'pro_yearly', 'Loyalty discount', 'loyalty_discount', 'soon']) {
+        expect(body).toContain(expected);
+      }
+      expect(body).toContain('offer a loyalty discount to stay.');
+    }
+  });
+
+  it('lists every signal of the breakdown with its points', () => {
+    const { text, html } = buildEmail(alertWith());
+    const expected = { state: '+60', billing_failures: '0', renewals: '-15', inactivity: '+12', trial_conversion: '+5' };
+    for (const [signal, points] of Object.entries(expected)) {
+      expect(text).toContain(`(${signal}): ${points}\n`);
+      expect(html).toContain(`(${signal})</th><td>${points}</td>`);
+    }
+  });
+
+  it.each([
+    [39, 'low', 'green'],
+    [40, 'medium', 'yellow'],
+    [59, 'medium', 'yellow'],
+    [60, 'high', 'orange'],
+    [79, 'high', 'orange'],
+    [80, 'critical', 'red'],
+  ] as const)('marks a score of %i (%s) %s in the HTML and names the colour in the text', (score, band, color) => {
+    const { text, html } = buildEmail(alertWith({}, score, band));
+    expect(html).toContain(`border-left:6px solid ${RISK_COLOR_HEX[color]}`);
+    expect(text).toContain(`${score}/100 (${color})`);
+  });
+
+  it('HTML-escapes <script> and & in the customer id', () => {
+    const { html } = buildEmail(alertWith({ customer_id: '<script>alert(1)</script> & "co"' }));
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('& "co"');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;co&quot;');
+  });
+
+  it('HTML-escapes the reason, product, service name and link', () => {
+    const alert = alertWith({
+      product_id: '<b>pro</b>',
+      recommendation: { action: 'monitor', urgency: 'monitor', reason: 'score < 40 & calm', priority: 1 },
+    });
+    const { html } = buildEmail(alert, { service_name: '<R&D>', link: 'https://x.test/?a=1&b="2"' });
+    expect(html).toContain('&lt;b&gt;pro&lt;/b&gt;');
+    expect(html).toContain('score &lt; 40 &amp; calm');
+    expect(html).toContain('Sent by &lt;R&amp;D&gt;');
+    expect(html).toContain('href="https://x.test/?a=1&amp;b=&quot;2&quot;"');
+    expect(html).not.toContain('<b>pro</b>');
+  });
+
+  it('adds the link to text and HTML only when given', () => {
+    const withLink = buildEmail(alertWith(), { link: 'https://admin.example.com/u/42' });
+    const without = buildEmail(alertWith());
+    expect(withLink.text).toContain('Open subscriber: https://admin.example.com/u/42');
+    expect(withLink.html).toContain('<a href="https://admin.example.com/u/42">');
+    expect(without.text).not.toContain('Open subscriber');
+    expect(without.html).not.toContain('<a href');
+  });
+
+  it('shows a missing product as none', () => {
+    expect(buildEmail(alertWith({ product_id: null })).text).toContain('Product: none');
+  });
+});
