@@ -39,7 +39,7 @@ export type { ParsedWebhook, FieldError } from './events/parseWebhook.js';
 export { SUBSCRIBER_STATES } from './subscriber/subscriber.js';
 export type { Subscriber, SubscriberState, EventKey } from './subscriber/subscriber.js';
 export { EVENT_PRECEDENCE, isLaterKey } from './subscriber/eventKey.js';
-export { applyEvent, nextStateFor, ACTIVITY_EVENT_TYPES } from './subscriber/applyEvent.js';
+export { applyEvent, ACTIVITY_EVENT_TYPES } from './subscriber/applyEvent.js';
 export { foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
 export { recordActivity } from './subscriber/recordActivity.js';
 

@@ -21,42 +21,6 @@ export const ACTIVITY_EVENT_TYPES = {
   NON_RENEWING_PURCHASE: true,
 } as const satisfies Record<HandledEventType, boolean>;
 
-/** The state an event moves a subscriber to, or null for an event that does not change state. */
-export function nextStateFor(event: HandledEvent): SubscriberState | null {
-  switch (event.type) {
-    case 'INITIAL_PURCHASE':
-      return event.period_type === 'TRIAL' ? 'trialing' : 'active';
-    case 'RENEWAL':
-      return 'active';
-    case 'CANCELLATION':
-      // The billing service sends CANCELLATION(BILLING_ERROR) with BILLING_ISSUE when a charge fails:
-      // an involuntary billing problem, not a voluntary cancellation.
-      return event.cancel_reason === 'BILLING_ERROR' ? 'billing_issue' : 'pending_cancel';
-    case 'UNCANCELLATION':
-      return 'active';
-    case 'EXPIRATION':
-      return 'churned';
-    case 'BILLING_ISSUE':
-      return 'billing_issue';
-    case 'PRODUCT_CHANGE':
-      return 'active';
-    case 'NON_RENEWING_PURCHASE':
-      return null;
-  }
-}
-
-/** The product an event records as current, or null when it records none. */
-function productFor(event: HandledEvent): string | null {
-  switch (event.type) {
-    case 'PRODUCT_CHANGE':
-      return event.new_product_id ?? event.product_id ?? null;
-    case 'NON_RENEWING_PURCHASE':
-      return null; // a top-up is not the subscription's product
-    default:
-      return event.product_id ?? null;
-  }
-}
-
 /**
  * Given a subscriber (or undefined for the first event of a customer) and one handled event, returns
  * the next subscriber record. Pure: does not mutate its input.
@@ -67,72 +31,147 @@ function productFor(event: HandledEvent): string | null {
  * s1.state; // 'trialing'
  */
 export function applyEvent(subscriber: Subscriber | undefined, event: HandledEvent): Subscriber {
+  // One switch reads every field this event type contributes, once: events of many shapes make each
+  // property read megamorphic, so reading fewer of them is what keeps the reducer fast.
   const at = event.event_timestamp_ms;
+  let nextState: SubscriberState | null = null;
+  let product: string | null = null;
+  let expiration: number | null = null;
+  let trial = false;
+  let conversion = false;
+  let failures = 0;
+  let renewals = 0;
+  switch (event.type) {
+    case 'INITIAL_PURCHASE':
+      trial = event.period_type === 'TRIAL';
+      nextState = trial ? 'trialing' : 'active';
+      product = event.product_id ?? null;
+      expiration = event.expiration_at_ms ?? null;
+      break;
+    case 'RENEWAL':
+      nextState = 'active';
+      product = event.product_id ?? null;
+      expiration = event.expiration_at_ms ?? null;
+      conversion = event.is_trial_conversion === true;
+      renewals = 1;
+      break;
+    case 'CANCELLATION':
+      // The billing service sends CANCELLATION(BILLING_ERROR) with BILLING_ISSUE when a charge fails:
+      // an involuntary billing problem, not a voluntary cancellation, and no extra failure.
+      nextState = event.cancel_reason === 'BILLING_ERROR' ? 'billing_issue' : 'pending_cancel';
+      product = event.product_id ?? null;
+      expiration = event.expiration_at_ms ?? null;
+      break;
+    case 'UNCANCELLATION':
+      nextState = 'active';
+      product = event.product_id ?? null;
+      expiration = event.expiration_at_ms ?? null;
+      break;
+    case 'EXPIRATION':
+      nextState = 'churned';
+      product = event.product_id ?? null;
+      expiration = event.expiration_at_ms ?? null;
+      break;
+    case 'BILLING_ISSUE':
+      nextState = 'billing_issue';
+      product = event.product_id ?? null;
+      expiration = event.expiration_at_ms ?? null;
+      failures = 1;
+      break;
+    case 'PRODUCT_CHANGE':
+      nextState = 'active';
+      product = event.new_product_id ?? event.product_id ?? null;
+      expiration = event.expiration_at_ms ?? null;
+      break;
+    case 'NON_RENEWING_PURCHASE':
+      // A top-up: activity only. Its product is not the subscription's, and it has no period.
+      break;
+  }
+
   const key: EventKey = { at, rank: EVENT_PRECEDENCE[event.type], id: event.id };
   const prev = subscriber;
 
-  let state: SubscriberState = prev?.state ?? 'active';
-  let stateKey = prev?.state_key ?? null;
-  const nextState = nextStateFor(event);
+  let state: SubscriberState = prev === undefined ? 'active' : prev.state;
+  let stateKey = prev === undefined ? null : prev.state_key;
   if (nextState !== null && isLaterKey(key, stateKey)) {
     state = nextState;
     stateKey = key;
   }
 
-  let productId = prev?.product_id ?? null;
-  let productKey = prev?.product_key ?? null;
-  const product = productFor(event);
+  let productId = prev === undefined ? null : prev.product_id;
+  let productKey = prev === undefined ? null : prev.product_key;
   if (product !== null && isLaterKey(key, productKey)) {
     productId = product;
     productKey = key;
   }
 
-  let periodEndsAt = prev?.period_ends_at ?? null;
-  let periodKey = prev?.period_key ?? null;
-  const expiration = event.type === 'NON_RENEWING_PURCHASE' ? null : (event.expiration_at_ms ?? null);
+  let periodEndsAt = prev === undefined ? null : prev.period_ends_at;
+  let periodKey = prev === undefined ? null : prev.period_key;
   if (expiration !== null && isLaterKey(key, periodKey)) {
     periodEndsAt = expiration;
     periodKey = key;
   }
 
-  let trialStartedAt = prev?.trial_started_at ?? null;
-  let trialEndsAt = prev?.trial_ends_at ?? null;
-  let trialKey = prev?.trial_key ?? null;
-  if (event.type === 'INITIAL_PURCHASE' && event.period_type === 'TRIAL' && isLaterKey(key, trialKey)) {
+  let trialStartedAt = prev === undefined ? null : prev.trial_started_at;
+  let trialEndsAt = prev === undefined ? null : prev.trial_ends_at;
+  let trialKey = prev === undefined ? null : prev.trial_key;
+  if (trial && isLaterKey(key, trialKey)) {
     trialStartedAt = event.purchased_at_ms ?? at;
-    trialEndsAt = event.expiration_at_ms ?? null;
+    trialEndsAt = expiration;
     trialKey = key;
   }
 
-  let convertedAt = prev?.trial_converted_at ?? null;
-  let conversionKey = prev?.conversion_key ?? null;
-  if (event.type === 'RENEWAL' && event.is_trial_conversion === true && isLaterKey(key, conversionKey)) {
+  let convertedAt = prev === undefined ? null : prev.trial_converted_at;
+  let conversionKey = prev === undefined ? null : prev.conversion_key;
+  if (conversion && isLaterKey(key, conversionKey)) {
     convertedAt = at;
     conversionKey = key;
   }
 
-  const prevActivity = prev?.last_activity_at ?? null;
+  const prevActivity = prev === undefined ? null : prev.last_activity_at;
   const lastActivityAt =
     ACTIVITY_EVENT_TYPES[event.type] && (prevActivity === null || at > prevActivity) ? at : prevActivity;
 
+  if (prev === undefined) {
+    return {
+      customer_id: event.app_user_id,
+      state,
+      state_key: stateKey,
+      product_id: productId,
+      product_key: productKey,
+      period_ends_at: periodEndsAt,
+      period_key: periodKey,
+      billing_failures: failures,
+      renewals,
+      trial_started_at: trialStartedAt,
+      trial_ends_at: trialEndsAt,
+      trial_key: trialKey,
+      trial_converted_at: convertedAt,
+      conversion_key: conversionKey,
+      last_activity_at: lastActivityAt,
+      first_event_at: at,
+      last_event_at: at,
+      event_count: 1,
+    };
+  }
   return {
-    customer_id: prev?.customer_id ?? event.app_user_id,
+    customer_id: prev.customer_id,
     state,
     state_key: stateKey,
     product_id: productId,
     product_key: productKey,
     period_ends_at: periodEndsAt,
     period_key: periodKey,
-    billing_failures: (prev?.billing_failures ?? 0) + (event.type === 'BILLING_ISSUE' ? 1 : 0),
-    renewals: (prev?.renewals ?? 0) + (event.type === 'RENEWAL' ? 1 : 0),
+    billing_failures: prev.billing_failures + failures,
+    renewals: prev.renewals + renewals,
     trial_started_at: trialStartedAt,
     trial_ends_at: trialEndsAt,
     trial_key: trialKey,
     trial_converted_at: convertedAt,
     conversion_key: conversionKey,
     last_activity_at: lastActivityAt,
-    first_event_at: prev === undefined ? at : Math.min(prev.first_event_at, at),
-    last_event_at: prev === undefined ? at : Math.max(prev.last_event_at, at),
-    event_count: (prev?.event_count ?? 0) + 1,
+    first_event_at: at < prev.first_event_at ? at : prev.first_event_at,
+    last_event_at: at > prev.last_event_at ? at : prev.last_event_at,
+    event_count: prev.event_count + 1,
   };
 }
