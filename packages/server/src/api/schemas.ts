@@ -1,0 +1,148 @@
+/**
+ * The zod schemas of the HTTP interface: the same schemas validate requests and generate
+ * /openapi.json (responses are described by schemas too, so the document covers every route).
+ */
+import { ACTIONS, RISK_BANDS, SUBSCRIBER_STATES, URGENCIES } from '@tenure/core';
+import { z } from 'zod';
+import { DISPATCH_OUTCOMES } from '../dispatch/dispatchLog.js';
+
+const DISPATCH_CHANNELS = ['email', 'chat', 'log'] as const;
+
+const epochMs = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+/** A query-string integer: digits only, then range-checked. */
+const queryInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'Expected a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const customerIdParamsSchema = z.strictObject({ customer_id: z.string().min(1).max(1500) });
+
+const filters = {
+  min_score: queryInt(0, 100).optional().meta({ description: 'Lowest risk score included; default 60.' }),
+  state: z.enum(SUBSCRIBER_STATES).optional(),
+  band: z.enum(RISK_BANDS).optional(),
+};
+
+export const atRiskQuerySchema = z.strictObject({
+  ...filters,
+  limit: queryInt(1, 500).optional().meta({ description: 'Page size; default 50, at most 500.' }),
+  cursor: z.string().max(500).optional().meta({ description: 'Opaque: `next_cursor` of the previous page.' }),
+});
+export type AtRiskQuery = z.output<typeof atRiskQuerySchema>;
+
+/** The dispatch body takes the at-risk filters as JSON values. */
+export const dispatchBodySchema = z.strictObject({
+  min_score: z.number().int().min(0).max(100).optional(),
+  state: z.enum(SUBSCRIBER_STATES).optional(),
+  band: z.enum(RISK_BANDS).optional(),
+  limit: z.number().int().min(1).max(500).optional().meta({ description: 'Most subscribers in this pass; default 50.' }),
+  dry_run: z.boolean().optional().meta({ description: 'Plan only: return the deliveries without sending or logging.' }),
+});
+export type DispatchBody = z.output<typeof dispatchBodySchema>;
+
+export const activityBodySchema = z.strictObject({
+  at: epochMs.optional().meta({ description: 'When the user was active (epoch ms); default now.' }),
+});
+
+export const dispatchesQuerySchema = z.strictObject({
+  limit: queryInt(1, 500).optional(),
+  cursor: z.string().regex(/^\d+$/, 'Expected the next_cursor of a previous page').optional(),
+});
+
+// ---- Responses (documentation) ----
+
+export const errorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+});
+
+export const recommendationSchema = z.object({
+  action: z.enum(ACTIONS),
+  urgency: z.enum(URGENCIES),
+  reason: z.string(),
+  priority: z.number().int().min(1),
+});
+
+export const breakdownSchema = z.object({
+  state: z.number().int(),
+  billing_failures: z.number().int(),
+  renewals: z.number().int(),
+  inactivity: z.number().int(),
+  trial_conversion: z.number().int(),
+});
+
+export const recommendResponseSchema = z.object({
+  customer_id: z.string(),
+  risk_score: z.number().int().min(0).max(100),
+  risk_band: z.enum(RISK_BANDS),
+  breakdown: breakdownSchema,
+  recommendations: z.array(recommendationSchema),
+});
+
+const nullableMs = epochMs.nullable();
+export const subscriberResponseSchema = z.object({
+  customer_id: z.string(),
+  state: z.enum(SUBSCRIBER_STATES),
+  product_id: z.string().nullable(),
+  period_ends_at: nullableMs,
+  billing_failures: z.number().int(),
+  renewals: z.number().int(),
+  trial_started_at: nullableMs,
+  trial_ends_at: nullableMs,
+  trial_converted_at: nullableMs,
+  last_activity_at: nullableMs,
+  first_event_at: epochMs,
+  last_event_at: epochMs,
+  event_count: z.number().int(),
+  risk_score: z.number().int().min(0).max(100),
+  risk_band: z.enum(RISK_BANDS),
+  breakdown: breakdownSchema,
+});
+
+export const activityResponseSchema = z.object({ ok: z.literal(true), customer_id: z.string(), last_activity_at: nullableMs });
+
+export const atRiskResponseSchema = z.object({
+  items: z.array(
+    z.object({
+      customer_id: z.string(),
+      state: z.enum(SUBSCRIBER_STATES),
+      risk_score: z.number().int(),
+      risk_band: z.enum(RISK_BANDS),
+      top_recommendation: recommendationSchema.nullable(),
+    }),
+  ),
+  next_cursor: z.string().nullable(),
+});
+
+const outcomeCounts = z.object(Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, z.number().int()])));
+export const dispatchSummarySchema = z.object({
+  dry_run: z.boolean(),
+  subscribers: z.number().int(),
+  deliveries: z.number().int(),
+  outcomes: outcomeCounts,
+  channels: z.object(Object.fromEntries(DISPATCH_CHANNELS.map((c) => [c, outcomeCounts]))),
+  planned: z.array(z.object({ customer_id: z.string(), action: z.enum(ACTIONS), urgency: z.enum(URGENCIES), channel: z.enum(DISPATCH_CHANNELS) })),
+});
+
+export const dispatchesResponseSchema = z.object({
+  items: z.array(
+    z.object({
+      id: z.number().int(),
+      at: epochMs,
+      customer_id: z.string(),
+      action: z.enum(ACTIONS),
+      urgency: z.enum(URGENCIES),
+      risk_score: z.number().int(),
+      channel: z.enum(DISPATCH_CHANNELS),
+      outcome: z.enum(DISPATCH_OUTCOMES),
+      attempt: z.number().int(),
+      error: z.string().nullable(),
+      trigger: z.enum(['batch', 'webhook']),
+    }),
+  ),
+  next_cursor: z.string().nullable(),
+});
+
+export const healthResponseSchema = z.object({ status: z.literal('ok'), service: z.string() });
+export const webhookAckSchema = z.object({ ok: z.literal(true), result: z.enum(['applied', 'duplicate', 'ignored']) });

@@ -1,0 +1,67 @@
+/** Framework-free handlers of the subscriber routes: look up → call the core → answer. */
+import { assessSubscriber } from '@tenure/core';
+import type { RetentionRuntime } from '../app/retentionOptions.js';
+import { apiError, type HandlerResult } from '../http/apiError.js';
+import { atRiskItem, recommendView, subscriberView } from './views.js';
+import { decodeCursor, DEFAULT_PAGE_SIZE, selectAtRisk } from './atRisk.js';
+import type { AtRiskQuery } from './schemas.js';
+
+type Deps = Pick<RetentionRuntime, 'store' | 'clock' | 'config'>;
+
+const unknownCustomer = (id: string) => apiError('not_found', `Unknown customer "${id}"`, 'customer_id');
+
+/**
+ * Given a customer id, returns 200 with the subscriber's record, score and breakdown, or 404.
+ *
+ * @example
+ * await getSubscriber(runtime, 'user_1'); // { status: 200, body: { customer_id: 'user_1', state: 'active', ... } }
+ */
+export async function getSubscriber(deps: Deps, customerId: string): Promise<HandlerResult> {
+  const subscriber = await deps.store.get(customerId);
+  if (subscriber === undefined) return unknownCustomer(customerId);
+  return { status: 200, body: subscriberView(assessSubscriber(subscriber, deps.clock.now(), deps.config)) };
+}
+
+/**
+ * Given a customer id, returns 200 with its risk and recommendations (priority order), or 404.
+ *
+ * @example
+ * await getRecommendations(runtime, 'user_1'); // body.recommendations[0].priority === 1
+ */
+export async function getRecommendations(deps: Deps, customerId: string): Promise<HandlerResult> {
+  const subscriber = await deps.store.get(customerId);
+  if (subscriber === undefined) return unknownCustomer(customerId);
+  return { status: 200, body: recommendView(assessSubscriber(subscriber, deps.clock.now(), deps.config)) };
+}
+
+/**
+ * Given a customer id and an optional activity time (default now), records the activity and returns
+ * 200 with the new `last_activity_at`, or 404 for an unknown customer (nothing is created).
+ *
+ * @example
+ * await recordSubscriberActivity(runtime, 'user_1', undefined);
+ */
+export async function recordSubscriberActivity(deps: Deps, customerId: string, at: number | undefined): Promise<HandlerResult> {
+  const when = at ?? deps.clock.now();
+  const subscriber = await deps.store.recordActivity(customerId, when);
+  if (subscriber === undefined) return unknownCustomer(customerId);
+  deps.clock.observe?.(when);
+  return { status: 200, body: { ok: true, customer_id: customerId, last_activity_at: subscriber.last_activity_at } };
+}
+
+/**
+ * Given the validated query, returns one page of at-risk subscribers with their top recommendation.
+ * An unreadable cursor is a 400 naming `cursor`.
+ *
+ * @example
+ * await listAtRisk(runtime, { min_score: 80 }); // { items: [...], next_cursor: null }
+ */
+export async function listAtRisk(deps: Deps, query: AtRiskQuery): Promise<HandlerResult> {
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  if (query.cursor !== undefined && after === undefined) return apiError('invalid_request', 'Unknown cursor', 'cursor');
+  const { items, next } = await selectAtRisk(deps.store, deps.clock.now(), deps.config, query, {
+    limit: query.limit ?? DEFAULT_PAGE_SIZE,
+    after,
+  });
+  return { status: 200, body: { items: items.map(atRiskItem), next_cursor: next } };
+}

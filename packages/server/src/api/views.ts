@@ -1,0 +1,54 @@
+/** The JSON views of a subscriber and its assessment (snake_case, as on the wire). */
+import type { Assessment } from '@tenure/core';
+import type { z } from 'zod';
+import type { atRiskResponseSchema, recommendResponseSchema, subscriberResponseSchema } from './schemas.js';
+
+export type SubscriberView = z.output<typeof subscriberResponseSchema>;
+export type RecommendView = z.output<typeof recommendResponseSchema>;
+export type AtRiskItem = z.output<typeof atRiskResponseSchema>['items'][number];
+
+/** Given an assessment, returns the GET /api/subscribers/:id body: record fields without internal ordering keys. Pure. */
+export function subscriberView({ subscriber: s, risk }: Assessment): SubscriberView {
+  return {
+    customer_id: s.customer_id,
+    state: s.state,
+    product_id: s.product_id,
+    period_ends_at: s.period_ends_at,
+    billing_failures: s.billing_failures,
+    renewals: s.renewals,
+    trial_started_at: s.trial_started_at,
+    trial_ends_at: s.trial_ends_at,
+    trial_converted_at: s.trial_converted_at,
+    last_activity_at: s.last_activity_at,
+    first_event_at: s.first_event_at,
+    last_event_at: s.last_event_at,
+    event_count: s.event_count,
+    risk_score: risk.score,
+    risk_band: risk.band,
+    breakdown: { ...risk.breakdown },
+  };
+}
+
+/** Given an assessment, returns the recommend body. Pure. */
+export function recommendView({ subscriber, risk, recommendations }: Assessment): RecommendView {
+  return {
+    customer_id: subscriber.customer_id,
+    risk_score: risk.score,
+    risk_band: risk.band,
+    breakdown: { ...risk.breakdown },
+    recommendations: recommendations.map(({ action, urgency, reason, priority }) => ({ action, urgency, reason, priority })),
+  };
+}
+
+/** Given an assessment, returns its at-risk list item with the top recommendation (or null). Pure. */
+export function atRiskItem({ subscriber, risk, recommendations }: Assessment): AtRiskItem {
+  const top = recommendations.find((r) => r.priority === 1) ?? recommendations[0];
+  return {
+    customer_id: subscriber.customer_id,
+    state: subscriber.state,
+    risk_score: risk.score,
+    risk_band: risk.band,
+    top_recommendation: top === undefined ? null : { action: top.action, urgency: top.urgency, reason: top.reason, priority: top.priority },
+  };
+}
+

@@ -1,0 +1,68 @@
+/**
+ * The Express 5 adapter: binds the framework-free handlers to routes. Mount it in an existing app
+ * (`app.use('/retention', createRetentionApp(options))`) or serve it with `startRetentionServer`.
+ */
+import express, { type Express } from 'express';
+import { handleParsedWebhook, handleWebhook } from '../webhook/handleWebhook.js';
+import { apiError } from '../http/apiError.js';
+import { requestLogger } from '../http/requestLogger.js';
+import { createApiRouter } from './apiRouter.js';
+import { errorHandler, notFound } from './errorHandler.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { resolveRuntime, type RetentionOptions, type RetentionRuntime } from './retentionOptions.js';
+
+const runtimes = new WeakMap<Express, RetentionRuntime>();
+
+/**
+ * Given the options, returns an Express 5 app serving the retention service's routes (webhook,
+ * `/api/*`, health, OpenAPI). Never listens itself.
+ *
+ * @example
+ * const app = express();
+ * app.use('/retention', createRetentionApp({ webhookAuthKey: process.env.BILLING_WEBHOOK_AUTH_KEY }));
+ * app.listen(3000);
+ */
+export function createRetentionApp(options: RetentionOptions = {}): Express {
+  return bindRetentionApp(resolveRuntime(options));
+}
+
+/** Internal: the app over an existing runtime (shared with the node:http fast path). */
+export function bindRetentionApp(rt: RetentionRuntime): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestLogger(rt.logger));
+
+  app.get('/health', (_req, res) => void res.json({ status: 'ok', service: rt.serviceName }));
+  let openapi: Record<string, unknown> | undefined;
+  app.get('/openapi.json', (_req, res) => void res.json((openapi ??= buildOpenApiDocument(rt.serviceName))));
+
+  app.post('/webhook', express.text({ type: () => true, limit: '1mb' }), async (req, res) => {
+    const body: unknown = req.body;
+    const result =
+      typeof body === 'string' || body === undefined
+        ? await handleWebhook(body ?? '', req.headers, rt)
+        : await handleParsedWebhook(body, req.headers, rt); // a host app parsed it already
+    res.status(result.status).json(result.body);
+  });
+  app.all('/webhook', (_req, res) => {
+    const { status, body } = apiError('method_not_allowed', 'Use POST /webhook');
+    res.setHeader('allow', 'POST').status(status).json(body);
+  });
+
+  app.use('/api', createApiRouter(rt));
+  app.use(notFound);
+  app.use(errorHandler(rt.logger));
+  runtimes.set(app, rt);
+  return app;
+}
+
+/**
+ * Given an app made by `createRetentionApp`, waits for in-flight alert dispatches and closes its
+ * notifiers and store (call it on shutdown of the host app).
+ *
+ * @example
+ * process.on('SIGTERM', async () => { server.close(); await closeRetentionApp(retention); });
+ */
+export async function closeRetentionApp(app: Express): Promise<void> {
+  await runtimes.get(app)?.close();
+}

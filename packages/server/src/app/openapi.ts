@@ -1,0 +1,82 @@
+/**
+ * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests (zod 4's
+ * `z.toJSONSchema`, input side, JSON Schema 2020-12 as OpenAPI 3.1 expects).
+ */
+import { webhookBodySchema } from '@tenure/core';
+import { z } from 'zod';
+import * as s from '../api/schemas.js';
+
+const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+const content = (schema: z.ZodType) => ({ 'application/json': { schema: json(schema) } });
+const ok = (description: string, schema: z.ZodType) => ({ description, content: content(schema) });
+const err = (description: string) => ({ description, content: content(s.errorBodySchema) });
+
+const queryParams = (schema: z.ZodObject) =>
+  Object.entries(schema.shape).map(([name, field]) => ({ name, in: 'query', required: false, schema: json(field as z.ZodType) }));
+const customerParam = { name: 'customer_id', in: 'path', required: true, schema: json(s.customerIdParamsSchema.shape.customer_id) };
+
+const api = (responses: Record<string, unknown>) => ({ security: [{ bearer: [] }], ...responses });
+const common = { '400': err('Invalid request: `error.field` names the parameter'), '401': err('Missing or wrong bearer token') };
+
+/**
+ * Given the service name, returns the OpenAPI 3.1 document of every route. Pure.
+ *
+ * @example
+ * app.get('/openapi.json', (_req, res) => res.json(buildOpenApiDocument('tenure')));
+ */
+export function buildOpenApiDocument(serviceName: string): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: { title: `${serviceName} retention service`, version: '0.1.0', description: 'tenure: subscription webhooks in, risk scores, recommendations and alerts out.' },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'TENURE_API_KEY; required on /api/* when set.' },
+        webhookAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'BILLING_WEBHOOK_AUTH_KEY, sent verbatim by the billing service.' },
+      },
+    },
+    paths: {
+      '/webhook': {
+        post: {
+          summary: 'Receive one billing webhook (RevenueCat format)',
+          security: [{ webhookAuth: [] }],
+          requestBody: { required: true, content: content(webhookBodySchema) },
+          responses: {
+            '200': ok('Applied, duplicate (same event id) or ignored (unhandled type)', s.webhookAckSchema),
+            '400': err('Malformed JSON or a missing/invalid field (nothing stored)'),
+            '401': err('Wrong or missing Authorization header while BILLING_WEBHOOK_AUTH_KEY is set'),
+            '413': err('Body over 1 MB'),
+          },
+        },
+      },
+      '/health': { get: { summary: 'Liveness', responses: { '200': ok('Up', s.healthResponseSchema) } } },
+      '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
+      '/api/subscribers/{customer_id}': {
+        get: { summary: 'A subscriber: state, counters, timestamps, score and breakdown', parameters: [customerParam], ...api({ responses: { '200': ok('The subscriber', s.subscriberResponseSchema), ...common, '404': err('Unknown customer') } }) },
+      },
+      '/api/subscribers/{customer_id}/recommend': {
+        get: { summary: "A subscriber's risk and recommendations", parameters: [customerParam], ...api({ responses: { '200': ok('Recommendations, priority 1 first', s.recommendResponseSchema), ...common, '404': err('Unknown customer') } }) },
+      },
+      '/api/subscribers/{customer_id}/activity': {
+        post: {
+          summary: 'Report that the subscriber was active (feeds the inactivity signal)',
+          parameters: [customerParam],
+          requestBody: { required: false, content: content(s.activityBodySchema) },
+          ...api({ responses: { '200': ok('Recorded', s.activityResponseSchema), ...common, '404': err('Unknown customer') } }),
+        },
+      },
+      '/api/at-risk': {
+        get: { summary: 'At-risk subscribers, highest score first', parameters: queryParams(s.atRiskQuerySchema), ...api({ responses: { '200': ok('One page', s.atRiskResponseSchema), ...common } }) },
+      },
+      '/api/dispatch': {
+        post: {
+          summary: 'One dispatch pass over at-risk subscribers (top recommendation each)',
+          requestBody: { required: false, content: content(s.dispatchBodySchema) },
+          ...api({ responses: { '200': ok('Counts per outcome and channel', s.dispatchSummarySchema), ...common } }),
+        },
+      },
+      '/api/dispatches': {
+        get: { summary: 'The dispatch log, newest first', parameters: queryParams(s.dispatchesQuerySchema), ...api({ responses: { '200': ok('One page', s.dispatchesResponseSchema), ...common } }) },
+      },
+    },
+  };
+}

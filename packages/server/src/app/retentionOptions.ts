@@ -1,0 +1,136 @@
+/**
+ * The options of the retention service and their resolution into the runtime every adapter (the
+ * Express app and the node:http fast path) shares: one store, one clock, one dispatcher.
+ */
+import { assessSubscriber, planDispatch, resolveConfig, type ConfigOverrides, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
+import { wallClock, type Clock } from '../clock/clock.js';
+import { createDispatcher, type Dispatcher } from '../dispatch/dispatcher.js';
+import { createMemoryDispatchLog, type DispatchLog } from '../dispatch/dispatchLog.js';
+import { createRateLimiter, realSleep } from '../dispatch/rateLimiter.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../dispatch/retryPolicy.js';
+import { createBearerMatcher, createSecretMatcher, type SecretMatcher } from '../http/secretMatcher.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import type { Notifier } from '../notify/notifier.js';
+import { createMemorySubscriberStore } from '../store/memorySubscriberStore.js';
+
+/** How alerts are dispatched. Every field has a default. */
+export interface DispatchOptions {
+  /** Dispatch when a webhook raises a subscriber to an immediate recommendation. Default true. */
+  auto?: boolean;
+  /** Messages per second per channel (0 = unlimited). Default 1. */
+  ratePerSecond?: number;
+  /** No second alert for the same subscriber, action and channel within this many ms. Default 24 h. */
+  cooldownMs?: number;
+  /** Retries with exponential backoff on 5xx and network errors. Default 3 attempts, 1 s base. */
+  retry?: Partial<RetryPolicy>;
+  /** Where attempts and cooldowns are kept. Default in memory. */
+  log?: DispatchLog;
+  /** Injectable waiting (tests): used for rate-limit spacing and retry backoff. */
+  sleep?: (ms: number) => Promise<void>;
+  /** A link to put in alerts, e.g. your admin page for the customer. */
+  alertLink?: (customerId: string) => string | undefined;
+}
+
+/** Options of `createRetentionApp`, `createRetentionRequestListener` and `startRetentionServer`. */
+export interface RetentionOptions {
+  /** Default: a new in-memory store. */
+  store?: SubscriberStore;
+  /** Alert channels: at most one email and one chat notifier. Default none (alerts are skipped and logged). */
+  notifiers?: readonly Notifier[];
+  /** Default: wall clock. */
+  clock?: Clock;
+  /** Rule overrides (merged over DEFAULT_CONFIG) or a full configuration. */
+  config?: ConfigOverrides | TenureConfig;
+  /** Default: pino at info level to stdout. */
+  logger?: Logger;
+  /** Shown by GET /health and in alerts. Default "tenure". */
+  serviceName?: string;
+  /** BILLING_WEBHOOK_AUTH_KEY: the exact Authorization header value of webhook calls. Unset = no check. */
+  webhookAuthKey?: string | undefined;
+  /** TENURE_API_KEY: `/api/*` requires `Authorization: Bearer <key>`. Unset = no check. */
+  apiKey?: string | undefined;
+  dispatch?: DispatchOptions;
+}
+
+/** What the handlers share. Internal: built once per app or listener. */
+export interface RetentionRuntime {
+  store: SubscriberStore;
+  clock: Clock;
+  config: TenureConfig;
+  logger: Logger;
+  serviceName: string;
+  webhookAuth: SecretMatcher;
+  apiAuth: SecretMatcher;
+  dispatcher: Dispatcher;
+  dispatchLog: DispatchLog;
+  autoDispatch: boolean;
+  notifiers: readonly Notifier[];
+  /** Auto-dispatch for one subscriber (called after a webhook's response). */
+  afterApplied: (subscriber: Subscriber) => void;
+  /** Waits for in-flight dispatches, then closes notifiers and the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Given the options, returns the runtime with every default filled in.
+ *
+ * @example
+ * const runtime = resolveRuntime({ serviceName: 'acme-retention' });
+ */
+export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime {
+  const store = options.store ?? createMemorySubscriberStore();
+  const clock = options.clock ?? wallClock();
+  const config = resolveConfig((options.config ?? {}) as ConfigOverrides);
+  const serviceName = options.serviceName ?? 'tenure';
+  const logger = options.logger ?? createLogger({ service: serviceName });
+  const notifiers = options.notifiers ?? [];
+  const d = options.dispatch ?? {};
+  const sleep = d.sleep ?? realSleep;
+  const dispatchLog = d.log ?? createMemoryDispatchLog();
+  const dispatcher = createDispatcher({
+    notifiers,
+    log: dispatchLog,
+    clock,
+    logger,
+    limiter: createRateLimiter({ perSecond: d.ratePerSecond ?? 1, sleep }),
+    retry: { ...DEFAULT_RETRY_POLICY, ...d.retry },
+    cooldownMs: d.cooldownMs ?? 86_400_000,
+    sleep,
+    serviceName,
+    ...(d.alertLink === undefined ? {} : { alertLink: d.alertLink }),
+  });
+  const autoDispatch = d.auto ?? true;
+
+  const afterApplied = (subscriber: Subscriber) => {
+    if (!autoDispatch) return;
+    try {
+      const assessment = assessSubscriber(subscriber, clock.now(), config);
+      if (assessment.recommendations[0]?.urgency !== 'immediate') return;
+      dispatcher.run(planDispatch([assessment]), 'webhook').catch((error: unknown) => {
+        logger.error({ err: String(error), customer_id: subscriber.customer_id }, 'auto-dispatch failed');
+      });
+    } catch (error) {
+      logger.error({ err: String(error), customer_id: subscriber.customer_id }, 'auto-dispatch failed');
+    }
+  };
+
+  return {
+    store,
+    clock,
+    config,
+    logger,
+    serviceName,
+    webhookAuth: createSecretMatcher(options.webhookAuthKey),
+    apiAuth: createBearerMatcher(options.apiKey),
+    dispatcher,
+    dispatchLog,
+    autoDispatch,
+    notifiers,
+    afterApplied,
+    async close() {
+      await dispatcher.idle();
+      await Promise.allSettled(notifiers.map((n) => n.close?.()));
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The dispatcher: carries out the core's dispatch plan on real channels, with cooldowns, a
+ * per-channel rate limit and retries, recording every attempt in the dispatch log. Deliveries run
+ * concurrently, so a slow or failing channel never holds up the other one.
+ */
+import { buildChatMessage, buildEmail, type Alert, type Delivery, type DeliveryChannel } from '@tenure/core';
+import type { Clock } from '../clock/clock.js';
+import type { Logger } from '../log/logger.js';
+import { isRetryable, type Notifier } from '../notify/notifier.js';
+import { DISPATCH_OUTCOMES, type DispatchLog, type DispatchOutcome, type DispatchTrigger } from './dispatchLog.js';
+import type { RateLimiter } from './rateLimiter.js';
+import { backoffDelay, type RetryPolicy } from './retryPolicy.js';
+
+export interface DispatcherDeps {
+  notifiers: readonly Notifier[];
+  log: DispatchLog;
+  clock: Clock;
+  logger: Logger;
+  limiter: RateLimiter;
+  retry: RetryPolicy;
+  /** Same subscriber, action and channel are not alerted twice within this window (ms). */
+  cooldownMs: number;
+  sleep: (ms: number) => Promise<void>;
+  serviceName: string;
+  /** Optional link shown in alerts (e.g. your admin page for the customer). */
+  alertLink?: (customerId: string) => string | undefined;
+}
+
+/** Counts of final outcomes (one per delivery), overall and per channel. */
+export interface DispatchSummary {
+  subscribers: number;
+  deliveries: number;
+  outcomes: Record<DispatchOutcome, number>;
+  channels: Record<DeliveryChannel, Record<DispatchOutcome, number>>;
+}
+
+export interface Dispatcher {
+  /** Delivers every planned delivery; resolves with the summary once all have a final outcome. */
+  run(deliveries: readonly Delivery[], trigger: DispatchTrigger): Promise<DispatchSummary>;
+  /** Resolves when no dispatch is in flight (graceful shutdown). */
+  idle(): Promise<void>;
+}
+
+const zeroCounts = (): Record<DispatchOutcome, number> =>
+  Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, 0])) as Record<DispatchOutcome, number>;
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 500);
+
+/**
+ * Given its ports and policies, returns a dispatcher. A delivery on a channel without a notifier is
+ * recorded as `skipped_no_notifier`; a `log` delivery is recorded as `logged`; a failed send releases
+ * its cooldown so a later pass can try again.
+ *
+ * @example
+ * const summary = await dispatcher.run(planDispatch(assessments), 'batch');
+ * summary.channels.email.sent;
+ */
+export function createDispatcher(deps: DispatcherDeps): Dispatcher {
+  const inFlight = new Set<Promise<unknown>>();
+  const byChannel = new Map<DeliveryChannel, Notifier>();
+  for (const notifier of deps.notifiers) byChannel.set(notifier.channel, notifier);
+
+  const send = (notifier: Notifier, alert: Alert): Promise<void> => {
+    const options = { service_name: deps.serviceName, ...linkFor(alert.customer_id) };
+    return notifier.channel === 'email'
+      ? notifier.send(alert, buildEmail(alert, options))
+      : notifier.send(alert, buildChatMessage(alert, options));
+  };
+  const linkFor = (customerId: string): { link?: string } => {
+    const link = deps.alertLink?.(customerId);
+    return link === undefined ? {} : { link };
+  };
+
+  async function deliver({ channel, alert }: Delivery, trigger: DispatchTrigger): Promise<DispatchOutcome> {
+    const { recommendation: rec } = alert;
+    const record = (outcome: DispatchOutcome, attempt: number, error: string | null) =>
+      deps.log.append({
+        at: deps.clock.now(),
+        customer_id: alert.customer_id,
+        action: rec.action,
+        urgency: rec.urgency,
+        risk_score: alert.risk.score,
+        channel,
+        outcome,
+        attempt,
+        error,
+        trigger,
+      });
+    const key = `${alert.customer_id}\u0000${rec.action}\u0000${channel}`;
+    const notifier = channel === 'log' ? undefined : byChannel.get(channel);
+    if (channel !== 'log' && notifier === undefined) {
+      await record('skipped_no_notifier', 0, `no ${channel} notifier configured`);
+      return 'skipped_no_notifier';
+    }
+    if (!(await deps.log.claimCooldown(key, deps.clock.now(), deps.cooldownMs))) {
+      await record('skipped_cooldown', 0, null);
+      return 'skipped_cooldown';
+    }
+    if (notifier === undefined) {
+      deps.logger.info({ customer_id: alert.customer_id, action: rec.action, urgency: rec.urgency, risk_score: alert.risk.score }, 'recommendation logged (monitor)');
+      await record('logged', 0, null);
+      return 'logged';
+    }
+    for (let attempt = 1; ; attempt++) {
+      await deps.limiter.acquire(channel);
+      try {
+        await send(notifier, alert);
+        await record('sent', attempt, null);
+        deps.logger.info({ customer_id: alert.customer_id, action: rec.action, channel, attempt, trigger }, 'alert sent');
+        return 'sent';
+      } catch (error) {
+        const final = attempt >= deps.retry.attempts || !isRetryable(error);
+        await record(final ? 'failed' : 'retrying', attempt, errorText(error));
+        deps.logger.warn({ customer_id: alert.customer_id, action: rec.action, channel, attempt, err: errorText(error), final }, 'alert delivery failed');
+        if (final) {
+          await deps.log.releaseCooldown(key);
+          return 'failed';
+        }
+        await deps.sleep(backoffDelay(deps.retry, attempt));
+      }
+    }
+  }
+
+  const settle = async (delivery: Delivery, trigger: DispatchTrigger): Promise<DispatchOutcome> => {
+    try {
+      return await deliver(delivery, trigger);
+    } catch (error) {
+      // Only the dispatch log itself can get here; never let it escape into a request.
+      deps.logger.error({ err: errorText(error) }, 'dispatch bookkeeping failed');
+      return 'failed';
+    }
+  };
+
+  return {
+    async run(deliveries, trigger) {
+      const summary: DispatchSummary = {
+        subscribers: new Set(deliveries.map((d) => d.alert.customer_id)).size,
+        deliveries: deliveries.length,
+        outcomes: zeroCounts(),
+        channels: { email: zeroCounts(), chat: zeroCounts(), log: zeroCounts() },
+      };
+      const work = Promise.all(deliveries.map((d) => settle(d, trigger)));
+      inFlight.add(work);
+      try {
+        const outcomes = await work;
+        outcomes.forEach((outcome, i) => {
+          summary.outcomes[outcome]++;
+          summary.channels[deliveries[i]!.channel][outcome]++;
+        });
+      } finally {
+        inFlight.delete(work);
+      }
+      return summary;
+    },
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Constant-time secret checks for the webhook's shared secret and the API's bearer key. Both sides
+ * are hashed with SHA-256 first, so `timingSafeEqual` always compares 32 bytes and the time taken
+ * reveals neither the content nor the length of the secret.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/** Checks received header values against one configured secret. */
+export interface SecretMatcher {
+  /** True when no secret is configured (development mode: every request passes). */
+  readonly disabled: boolean;
+  /** True when `received` equals the secret (always true when disabled). */
+  matches(received: string | undefined): boolean;
+}
+
+/**
+ * Given the expected value (or undefined/empty for "no check"), returns a matcher that compares
+ * received values in constant time. The expected digest is computed once.
+ *
+ * @example
+ * const webhookAuth = createSecretMatcher(process.env.BILLING_WEBHOOK_AUTH_KEY);
+ * webhookAuth.matches(req.headers.authorization); // false when wrong or missing
+ */
+export function createSecretMatcher(expected: string | undefined): SecretMatcher {
+  if (expected === undefined || expected === '') return { disabled: true, matches: () => true };
+  const expectedDigest = digest(expected);
+  return {
+    disabled: false,
+    matches(received) {
+      // Hash even a missing header so a missing and a wrong one take the same time.
+      const ok = timingSafeEqual(digest(received ?? ''), expectedDigest);
+      return ok && received !== undefined;
+    },
+  };
+}
+
+/**
+ * Given the API key (or undefined for "no check"), returns a matcher for `Authorization: Bearer <key>`
+ * header values (scheme case-insensitive, as RFC 6750 allows).
+ *
+ * @example
+ * createBearerMatcher('k1').matches('Bearer k1'); // true
+ */
+export function createBearerMatcher(apiKey: string | undefined): SecretMatcher {
+  const inner = createSecretMatcher(apiKey);
+  if (inner.disabled) return inner;
+  return {
+    disabled: false,
+    matches(received) {
+      const match = received === undefined ? null : /^bearer +(.*)$/i.exec(received);
+      return inner.matches(match?.[1] ?? undefined) && match !== null;
+    },
+  };
+}
+
+/** Returns the single value of a header that Node may present as a string array. */
+export function headerValue(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : value?.[0];
+}

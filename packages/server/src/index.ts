@@ -1,0 +1,54 @@
+/**
+ * @tenure/server: the retention service over @tenure/core. An Express 5 app factory to mount in an
+ * existing backend, a node:http request listener with a fast webhook path for the standalone
+ * service, the ports (clock, notifier, dispatch log) with in-memory and real implementations, and a
+ * runner with graceful shutdown. Every export is listed here by hand.
+ */
+
+// --- App, listener, server ---
+export { createRetentionApp, closeRetentionApp } from './app/createRetentionApp.js';
+export type { RetentionOptions, DispatchOptions } from './app/retentionOptions.js';
+export { createRetentionRequestListener } from './webhook/createRetentionRequestListener.js';
+export type { RetentionRequestListener } from './webhook/createRetentionRequestListener.js';
+export { startRetentionServer } from './server/startRetentionServer.js';
+export type { StartOptions, RunningRetentionServer } from './server/startRetentionServer.js';
+export { buildOpenApiDocument } from './app/openapi.js';
+
+// --- Framework-free webhook handler ---
+export { handleWebhook, handleParsedWebhook } from './webhook/handleWebhook.js';
+export type { WebhookDeps, WebhookAck, WebhookResult, WebhookHeaders } from './webhook/handleWebhook.js';
+export { WEBHOOK_BODY_LIMIT } from './webhook/readBody.js';
+
+// --- Errors and auth ---
+export { ERROR_STATUS, apiError } from './http/apiError.js';
+export type { ApiErrorBody, ErrorCode, HandlerResult } from './http/apiError.js';
+export { createSecretMatcher, createBearerMatcher } from './http/secretMatcher.js';
+export type { SecretMatcher } from './http/secretMatcher.js';
+
+// --- Clock ---
+export { wallClock, fixedClock, eventClock, parseClockSpec, clockFromSpec } from './clock/clock.js';
+export type { Clock, ClockSpec } from './clock/clock.js';
+
+// --- Store ---
+export { createMemorySubscriberStore } from './store/memorySubscriberStore.js';
+export type { MemorySubscriberStore } from './store/memorySubscriberStore.js';
+
+// --- Alerts ---
+export { NotifyError, isRetryable, createMemoryEmailNotifier, createMemoryChatNotifier } from './notify/notifier.js';
+export type { Notifier, EmailNotifier, ChatNotifier, SentMessage } from './notify/notifier.js';
+export { createSmtpNotifier } from './notify/smtpNotifier.js';
+export type { SmtpNotifierOptions } from './notify/smtpNotifier.js';
+export { createSlackNotifier } from './notify/slackNotifier.js';
+export type { SlackNotifierOptions } from './notify/slackNotifier.js';
+export { createDispatcher } from './dispatch/dispatcher.js';
+export type { Dispatcher, DispatcherDeps, DispatchSummary } from './dispatch/dispatcher.js';
+export { createMemoryDispatchLog, DISPATCH_OUTCOMES } from './dispatch/dispatchLog.js';
+export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger } from './dispatch/dispatchLog.js';
+export { createRateLimiter } from './dispatch/rateLimiter.js';
+export type { RateLimiter, RateLimiterOptions } from './dispatch/rateLimiter.js';
+export { DEFAULT_RETRY_POLICY, backoffDelay } from './dispatch/retryPolicy.js';
+export type { RetryPolicy } from './dispatch/retryPolicy.js';
+
+// --- Logging ---
+export { createLogger } from './log/logger.js';
+export type { Logger } from './log/logger.js';

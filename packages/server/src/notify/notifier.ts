@@ -1,0 +1,76 @@
+/**
+ * The notifier port: one outgoing alert channel. The dispatcher builds the message with the core
+ * (`buildEmail`, `buildChatMessage`) and hands it over; a notifier only delivers it.
+ */
+import type { Alert, ChatMessage, EmailMessage } from '@tenure/core';
+
+/** Delivers email alerts. */
+export interface EmailNotifier {
+  readonly channel: 'email';
+  /** Short description for the startup log, without secrets (e.g. "smtp://mail.example.com:587"). */
+  readonly description?: string;
+  send(alert: Alert, message: EmailMessage): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** Delivers chat alerts. */
+export interface ChatNotifier {
+  readonly channel: 'chat';
+  readonly description?: string;
+  send(alert: Alert, message: ChatMessage): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** One alert channel. Rejects with a `NotifyError` (or any error, treated as retryable) on failure. */
+export type Notifier = EmailNotifier | ChatNotifier;
+
+/** A failed delivery; `retryable` says whether another attempt may succeed (5xx, network errors). */
+export class NotifyError extends Error {
+  readonly retryable: boolean;
+  constructor(message: string, options: { retryable: boolean; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'NotifyError';
+    this.retryable = options.retryable;
+  }
+}
+
+/**
+ * Given any error thrown by a notifier, returns whether to retry: a `NotifyError` says so itself;
+ * anything else (a bug, a network failure surfaced raw) is retried.
+ *
+ * @example
+ * isRetryable(new NotifyError('HTTP 400', { retryable: false })); // false
+ */
+export function isRetryable(error: unknown): boolean {
+  return error instanceof NotifyError ? error.retryable : true;
+}
+
+/** What a recording notifier received. */
+export interface SentMessage<M> {
+  alert: Alert;
+  message: M;
+}
+
+/**
+ * Returns an in-memory email notifier that records what it is asked to send (tests, dry runs).
+ *
+ * @example
+ * const email = createMemoryEmailNotifier();
+ * createRetentionApp({ notifiers: [email] }); // later: email.sent[0].message.subject
+ */
+export function createMemoryEmailNotifier(): EmailNotifier & { sent: SentMessage<EmailMessage>[] } {
+  const sent: SentMessage<EmailMessage>[] = [];
+  return { channel: 'email', description: 'memory', sent, send: async (alert, message) => void sent.push({ alert, message }) };
+}
+
+/**
+ * Returns an in-memory chat notifier that records what it is asked to send (tests, dry runs).
+ *
+ * @example
+ * const chat = createMemoryChatNotifier();
+ * createRetentionApp({ notifiers: [chat] }); // later: chat.sent[0].message.blocks
+ */
+export function createMemoryChatNotifier(): ChatNotifier & { sent: SentMessage<ChatMessage>[] } {
+  const sent: SentMessage<ChatMessage>[] = [];
+  return { channel: 'chat', description: 'memory', sent, send: async (alert, message) => void sent.push({ alert, message }) };
+}

@@ -1,0 +1,105 @@
+/**
+ * The framework-free webhook handler: authenticate → parse → store → answer. Both the node:http fast
+ * path and the Express route call it, so they answer identically. It does no scoring before
+ * answering; work after an applied event (auto-dispatch) is scheduled for after the response.
+ */
+import { parseWebhook, type Subscriber, type SubscriberStore } from '@tenure/core';
+import type { Clock } from '../clock/clock.js';
+import { apiError, type ApiErrorBody, type HandlerResult } from '../http/apiError.js';
+import { headerValue, type SecretMatcher } from '../http/secretMatcher.js';
+
+export interface WebhookDeps {
+  store: SubscriberStore;
+  clock: Clock;
+  /** Checks the Authorization header against BILLING_WEBHOOK_AUTH_KEY (disabled when unset). */
+  webhookAuth: SecretMatcher;
+  /** Runs after the response for every newly applied event (auto-dispatch); errors are its own. */
+  afterApplied?: (subscriber: Subscriber) => void;
+}
+
+/** The 200 answer: `result` says what happened to the event. */
+export interface WebhookAck {
+  ok: true;
+  result: 'applied' | 'duplicate' | 'ignored';
+}
+
+export type WebhookResult = HandlerResult<WebhookAck | ApiErrorBody>;
+
+/** The three acknowledgements, allocated once; `ACK_JSON` holds their serialized form. */
+export const ACKS = {
+  applied: Object.freeze({ ok: true, result: 'applied' }),
+  duplicate: Object.freeze({ ok: true, result: 'duplicate' }),
+  ignored: Object.freeze({ ok: true, result: 'ignored' }),
+} as const satisfies Record<WebhookAck['result'], WebhookAck>;
+export const ACK_JSON = new Map<unknown, string>(Object.values(ACKS).map((ack) => [ack, JSON.stringify(ack)]));
+
+/** The only header the handler reads. */
+export interface WebhookHeaders {
+  authorization?: string | string[] | undefined;
+}
+
+/**
+ * Given the raw request body (text), the request headers and the deps, returns the response to send.
+ * 401 on a wrong or missing Authorization header when a key is set; 400 naming the field for
+ * malformed JSON or a missing/invalid field (nothing is stored); 200 otherwise. Never throws; a
+ * failing store gives 503 so the billing service retries.
+ *
+ * @example
+ * const { status, body } = await handleWebhook(rawBody, req.headers, { store, clock, webhookAuth });
+ */
+export async function handleWebhook(rawBody: string, headers: WebhookHeaders, deps: WebhookDeps): Promise<WebhookResult> {
+  if (!deps.webhookAuth.matches(headerValue(headers.authorization))) {
+    return apiError('unauthorized', 'Missing or wrong Authorization header');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(rawBody);
+  } catch {
+    return apiError('invalid_json', 'The request body is not valid JSON', 'body');
+  }
+  return applyWebhookValue(value, deps);
+}
+
+/**
+ * Like `handleWebhook`, for a body some middleware already parsed (an Express app that runs
+ * `express.json()` before mounting tenure).
+ *
+ * @example
+ * await handleParsedWebhook(req.body, req.headers, deps);
+ */
+export async function handleParsedWebhook(value: unknown, headers: WebhookHeaders, deps: WebhookDeps): Promise<WebhookResult> {
+  if (!deps.webhookAuth.matches(headerValue(headers.authorization))) {
+    return apiError('unauthorized', 'Missing or wrong Authorization header');
+  }
+  return applyWebhookValue(value, deps);
+}
+
+async function applyWebhookValue(value: unknown, deps: WebhookDeps): Promise<WebhookResult> {
+  let parsed;
+  try {
+    parsed = parseWebhook(value);
+  } catch {
+    return apiError('invalid_request', 'The webhook body could not be validated', 'body');
+  }
+  if (!parsed.ok) {
+    const first = parsed.errors[0];
+    return apiError('invalid_request', first?.message ?? 'Invalid webhook body', first?.field ?? 'body');
+  }
+  if (!parsed.handled) return { status: 200, body: ACKS.ignored };
+
+  const event = parsed.event;
+  let outcome;
+  try {
+    outcome = await deps.store.applyEvent(event);
+  } catch {
+    return apiError('unavailable', 'The subscriber store is unavailable; retry later');
+  }
+  if (outcome.status === 'duplicate') return { status: 200, body: ACKS.duplicate };
+  deps.clock.observe?.(event.event_timestamp_ms);
+  const after = deps.afterApplied;
+  if (after !== undefined) {
+    const subscriber = outcome.subscriber;
+    setImmediate(after, subscriber); // after the caller has written the response
+  }
+  return { status: 200, body: ACKS.applied };
+}
