@@ -1,0 +1,14 @@
+// Baseline: a bare node:http server that reads the body, JSON.parses it and answers {"ok":true}.
+import { createServer } from 'node:http';
+
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const body = '{"ok":true}';
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  });
+});
+server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));
