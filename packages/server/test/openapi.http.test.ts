@@ -1,0 +1,44 @@
+import './helpers/cjsInterop.js'; // first: see the file
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/testServer.js';
+
+let app: TestServer;
+afterEach(() => app.close());
+
+describe('GET /openapi.json', () => {
+  it('is an OpenAPI 3.1 document covering every route, open without the API key', async () => {
+    app = await startTestServer({ apiKey: 'k' });
+    const res = await app.request('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths).sort()).toEqual([
+      '/api/at-risk',
+      '/api/dispatch',
+      '/api/dispatches',
+      '/api/subscribers/{customer_id}',
+      '/api/subscribers/{customer_id}/activity',
+      '/api/subscribers/{customer_id}/recommend',
+      '/health',
+      '/openapi.json',
+      '/webhook',
+    ]);
+  });
+
+  it('describes request parameters and bodies from the validating zod schemas', async () => {
+    app = await startTestServer();
+    const doc = (await app.request('GET', '/openapi.json')).body;
+    const atRisk = doc.paths['/api/at-risk'].get.parameters.map((p: { name: string }) => p.name);
+    expect(atRisk).toEqual(['min_score', 'state', 'band', 'limit', 'cursor']);
+    const state = doc.paths['/api/at-risk'].get.parameters.find((p: { name: string }) => p.name === 'state');
+    expect(state.schema.enum).toEqual(['trialing', 'active', 'pending_cancel', 'churned', 'billing_issue']);
+    const activity = doc.paths['/api/subscribers/{customer_id}/activity'].post.requestBody.content['application/json'].schema;
+    expect(activity.properties.at.type).toBe('integer');
+    expect(activity.additionalProperties).toBe(false);
+    const webhook = doc.paths['/webhook'].post;
+    expect(webhook.requestBody.content['application/json'].schema.properties.event).toBeDefined();
+    expect(Object.keys(webhook.responses).sort()).toEqual(['200', '400', '401', '413']);
+    expect(doc.paths['/api/subscribers/{customer_id}/recommend'].get.responses['200'].content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['customer_id', 'risk_score', 'risk_band', 'breakdown', 'recommendations']),
+    );
+  });
+});
