@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+/** The `tenure-billing-sim` bin: parses arguments, serves until SIGINT/SIGTERM, or replays a scenario. */
+import { main } from './cliMain.js';
+
+const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
+const { code, running } = await main(process.argv.slice(2), process.env, io);
+if (running === undefined) {
+  process.exitCode = code;
+} else {
+  const shutdown = () => {
+    void running.stop().then(() => process.exit(0));
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}

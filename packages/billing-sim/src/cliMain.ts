@@ -1,0 +1,127 @@
+/** The command line of the simulator: serve (default) or replay a scenario file. */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { WebhookConfigInput } from './delivery/deliveryConfig.js';
+import { runScenario } from './scenario/runScenario.js';
+import { startBillingSim, type RunningBillingSim } from './startBillingSim.js';
+
+export const HELP = `tenure-billing-sim: a local billing service (RevenueCat API v2 virtual currencies + /sim control API)
+
+Usage:
+  tenure-billing-sim [serve] [options]      serve the API (default)
+  tenure-billing-sim run <scenario.json>    replay a scenario file and report each step
+
+Options (environment variable in brackets):
+  --port <n>              port to listen on, default 4000            [BILLING_SIM_PORT]
+  --host <h>              host to bind, default 127.0.0.1            [BILLING_SIM_HOST]
+  --seed <s>              seed of ids and fault decisions             [BILLING_SIM_SEED]
+  --start <iso>           start of the virtual clock, default now     [BILLING_SIM_START]
+  --webhook-url <url>     where webhooks are POSTed                   [BILLING_SIM_WEBHOOK_URL]
+  --webhook-auth <value>  Authorization header value, sent verbatim   [BILLING_SIM_WEBHOOK_AUTH]
+  --retry-schedule <s>    real (5..80 min) or fast (50..800 ms)       [BILLING_SIM_RETRY_SCHEDULE]
+  -h, --help              show this help
+  API key: set BILLING_SIM_API_KEY to require "Authorization: Bearer <key>" on /v2 and /sim.
+`;
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** Parses argv and env; returns the exit code (serve resolves once listening, with `running`). */
+export async function main(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  io: CliIo,
+): Promise<{ code: number; running?: RunningBillingSim }> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        start: { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'webhook-auth': { type: 'string' },
+        'retry-schedule': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    io.err(`${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+    return { code: 2 };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(HELP);
+    return { code: 0 };
+  }
+  const url = values['webhook-url'] ?? env['BILLING_SIM_WEBHOOK_URL'];
+  const auth = values['webhook-auth'] ?? env['BILLING_SIM_WEBHOOK_AUTH'];
+  const schedule = values['retry-schedule'] ?? env['BILLING_SIM_RETRY_SCHEDULE'];
+  if (schedule !== undefined && schedule !== 'real' && schedule !== 'fast') {
+    io.err('--retry-schedule must be real or fast');
+    return { code: 2 };
+  }
+  const webhook: WebhookConfigInput = {
+    ...(url === undefined ? {} : { url }),
+    ...(auth === undefined ? {} : { authorization: auth }),
+    ...(schedule === undefined ? {} : { retry_schedule: schedule as 'real' | 'fast' }),
+  };
+  const [command = 'serve', file] = positionals;
+  if (command === 'run') {
+    if (file === undefined) {
+      io.err('run needs a scenario file\n\n' + HELP);
+      return { code: 2 };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      io.err(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+      return { code: 2 };
+    }
+    let run;
+    try {
+      run = runScenario(json, { webhook: { retry_schedule: 'fast', ...webhook } });
+    } catch (err) {
+      io.err(`invalid scenario ${file}: ${err instanceof Error ? err.message : String(err)}`);
+      return { code: 2 };
+    }
+    for (const s of run.steps) io.out(`${s.ok ? 'ok  ' : 'FAIL'} ${s.index + 1}. ${s.name}${s.ok ? '' : `: ${s.message}`}`);
+    await run.sim.outbox.idle();
+    run.sim.close();
+    io.out(`${run.ok ? 'PASS' : 'FAIL'} ${run.name} (${run.steps.filter((s) => s.ok).length}/${run.steps.length} steps, ${run.sim.events().length} events)`);
+    return { code: run.ok ? 0 : 1 };
+  }
+  if (command !== 'serve') {
+    io.err(`unknown command ${command}\n\n${HELP}`);
+    return { code: 2 };
+  }
+  const port = Number(values.port ?? env['BILLING_SIM_PORT'] ?? 4000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    io.err('--port must be an integer from 0 to 65535');
+    return { code: 2 };
+  }
+  const start = values.start ?? env['BILLING_SIM_START'];
+  const now = start === undefined ? Date.now() : Date.parse(start);
+  if (Number.isNaN(now)) {
+    io.err('--start must be an ISO 8601 date-time');
+    return { code: 2 };
+  }
+  const seed = values.seed ?? env['BILLING_SIM_SEED'];
+  const running = await startBillingSim({
+    port,
+    host: values.host ?? env['BILLING_SIM_HOST'] ?? '127.0.0.1',
+    now,
+    webhook,
+    apiKey: env['BILLING_SIM_API_KEY'] ?? null,
+    log: io.err,
+    ...(seed === undefined ? {} : { seed }),
+  });
+  io.out(`tenure-billing-sim listening on ${running.url} (seed ${running.sim.seed}; webhooks → ${running.sim.webhookConfig().url ?? 'none'})`);
+  return { code: 0, running };
+}

@@ -1,0 +1,103 @@
+/**
+ * The framework-free request handler: authentication, JSON parsing, routing, rate-limit headers and
+ * the billing service's error envelope for everything that goes wrong (never a 500 on bad input).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { fail } from '../sim/apiError.js';
+import type { BillingSimulator } from '../sim/createSimulator.js';
+import { errorResponse, json, type SimRequest, type SimResponse } from './httpTypes.js';
+import { buildOpenApi } from './openapi.js';
+import { RATE_LIMITS, compilePattern, type RateDomain, type Route } from './route.js';
+import { simRoutes } from './simRoutes.js';
+import { v2Routes } from './v2Routes.js';
+
+export interface HandlerOptions {
+  /** When set, `/v2` and `/sim` require `Authorization: Bearer <apiKey>`. */
+  apiKey?: string | null;
+  /** Wall clock for the rate-limit windows. Default `Date.now`. */
+  wallClock?: () => number;
+  /** Answer 429 past the per-minute limits (default: only report usage in headers). */
+  enforceRateLimits?: boolean;
+}
+
+/** Every route, API v2 first. */
+export const ROUTES: readonly Route[] = [...v2Routes, ...simRoutes];
+const COMPILED = ROUTES.map((route) => ({ route, match: compilePattern(route.pattern) }));
+
+const sameSecret = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * Given a simulator and options, returns the function that answers one request. Library code: it
+ * never listens; bind it with `createBillingSimApp` or call it in-process.
+ *
+ * @example
+ * const handle = createRequestHandler(sim);
+ * handle({ method: 'GET', path: '/sim/clock', query: {}, headers: {}, rawBody: '' }).status; // 200
+ */
+export function createRequestHandler(sim: BillingSimulator, options: HandlerOptions = {}): (req: SimRequest) => SimResponse {
+  const wallClock = options.wallClock ?? Date.now;
+  const usage = new Map<string, { window: number; count: number }>();
+
+  const rateHeaders = (domain: RateDomain, key: string): { headers: Record<string, string>; limited: boolean } => {
+    const window = Math.floor(wallClock() / 60_000);
+    const id = `${domain}:${key}`;
+    const current = usage.get(id);
+    const count = current !== undefined && current.window === window ? current.count + 1 : 1;
+    usage.set(id, { window, count });
+    const limit = RATE_LIMITS[domain];
+    const headers: Record<string, string> = {
+      'RevenueCat-Rate-Limit-Current-Usage': String(count),
+      'RevenueCat-Rate-Limit-Current-Limit': String(limit),
+    };
+    const limited = options.enforceRateLimits === true && count > limit;
+    if (limited) headers['Retry-After'] = String(60 - Math.floor((wallClock() % 60_000) / 1000));
+    return { headers, limited };
+  };
+
+  return (req) => {
+    const method = req.method.toUpperCase();
+    if (method === 'GET' && req.path === '/health') return json(200, { status: 'ok', service: 'tenure-billing-sim' });
+    if (method === 'GET' && req.path === '/openapi.json') return json(200, buildOpenApi(ROUTES));
+    const guarded = req.path.startsWith('/v2') || req.path.startsWith('/sim');
+    const auth = req.headers['authorization'] ?? '';
+    if (guarded && options.apiKey) {
+      if (!sameSecret(auth, `Bearer ${options.apiKey}`)) return errorResponse(fail('authentication_error', 'Invalid API key').error);
+    }
+    if (/^\/v2\/coffee\/?$/.test(req.path)) {
+      return errorResponse(fail('teapot', "I'm a teapot: the billing service refuses to brew coffee").error);
+    }
+    let body: unknown;
+    if (req.rawBody.trim() !== '') {
+      const type = req.headers['content-type'] ?? '';
+      if (!type.toLowerCase().includes('application/json')) {
+        return errorResponse(fail('invalid_request', 'Content-Type not application/json').error);
+      }
+      try {
+        body = JSON.parse(req.rawBody);
+      } catch {
+        return errorResponse(fail('invalid_request', 'The request body is not valid JSON', 'body').error);
+      }
+    }
+    for (const { route, match } of COMPILED) {
+      if (route.method !== method) continue;
+      const params = match(req.path);
+      if (params === null) continue;
+      const rate = route.domain === undefined ? null : rateHeaders(route.domain, auth);
+      if (rate?.limited) {
+        return { ...errorResponse(fail('rate_limit_error', 'Rate limit exceeded').error), headers: rate.headers };
+      }
+      let res: SimResponse;
+      try {
+        res = route.handler(sim, { ...req, method, params, body });
+      } catch (err) {
+        res = errorResponse(fail('server_error', err instanceof Error ? err.message : 'Internal error').error);
+      }
+      return rate === null ? res : { ...res, headers: { ...rate.headers, ...res.headers } };
+    }
+    return errorResponse(fail('resource_missing', 'Resource not found').error);
+  };
+}

@@ -1,0 +1,99 @@
+/** The framework-free request/response shapes of the simulator's HTTP surface, and their helpers. */
+import { SINGULAR_PRODUCT_ID_MESSAGE } from '@tenure/core';
+import type { z } from 'zod';
+import { fail, ok, paramOf, toErrorResponse, type ApiError, type Result } from '../sim/apiError.js';
+
+export interface SimRequest {
+  method: string;
+  /** Path without the query string, e.g. `/v2/projects/p1/virtual_currencies`. */
+  path: string;
+  query: Record<string, string>;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  /** The raw body text ('' when none). */
+  rawBody: string;
+}
+
+export interface SimResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+
+/** What a route handler receives. */
+export interface RouteInput extends SimRequest {
+  params: Record<string, string>;
+  /** The parsed JSON body (undefined when empty). */
+  body: unknown;
+}
+
+export const json = (status: number, body: unknown): SimResponse => ({ status, body });
+
+/** Answers an API error with the billing service's envelope. */
+export const errorResponse = (error: ApiError): SimResponse => toErrorResponse(error);
+
+/** Answers a Result: the value with `status`, or the error envelope. */
+export const respond = <T>(result: Result<T>, status = 200, map: (v: T) => unknown = (v) => v): SimResponse =>
+  result.ok ? json(status, map(result.value)) : errorResponse(result.error);
+
+/**
+ * Validates a body with a zod schema. The first problem becomes a 400 `parameter_error` naming the
+ * `param`; a singular `product_id` in a grant is reported before anything else.
+ */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): Result<z.output<S>> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return ok(result.data);
+  const issues = result.error.issues;
+  const issue = issues.find((i) => i.message === SINGULAR_PRODUCT_ID_MESSAGE) ?? issues[0];
+  if (issue === undefined) return fail('parameter_error', 'Invalid request body');
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    const param = paramOf([...issue.path, key]);
+    const hint = key === 'product_id' ? SINGULAR_PRODUCT_ID_MESSAGE : `Unknown field ${key}`;
+    return fail('parameter_error', hint, param);
+  }
+  const param = paramOf(issue.path);
+  return fail('parameter_error', param === null ? issue.message : `${param}: ${issue.message}`, param);
+}
+
+/** Reads an optional boolean query parameter (`true`/`false`). */
+export function queryBool(query: Record<string, string>, name: string): Result<boolean> {
+  const v = query[name];
+  if (v === undefined || v === 'false') return ok(false);
+  if (v === 'true') return ok(true);
+  return fail('parameter_error', `${name} must be true or false`, name);
+}
+
+/** A page of a list, as the billing service returns lists. */
+export interface ListBody<T> {
+  object: 'list';
+  items: T[];
+  next_page: string | null;
+  url: string;
+}
+
+/**
+ * Given all items in order, their ids and the `limit` / `starting_after` query, returns one page
+ * with `next_page` as a path (or null at the end).
+ */
+export function paginate<T>(items: readonly T[], idOf: (item: T) => string, query: Record<string, string>, url: string): Result<ListBody<T>> {
+  const rawLimit = query['limit'];
+  const limit = rawLimit === undefined ? 20 : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return fail('parameter_error', 'limit must be an integer from 1 to 100', 'limit');
+  let start = 0;
+  const after = query['starting_after'];
+  if (after !== undefined) {
+    const index = items.findIndex((i) => idOf(i) === after);
+    if (index < 0) return fail('parameter_error', `No item with id ${after}`, 'starting_after');
+    start = index + 1;
+  }
+  const page = items.slice(start, start + limit);
+  const last = page.at(-1);
+  const more = start + limit < items.length && last !== undefined;
+  return ok({
+    object: 'list',
+    items: page,
+    next_page: more ? `${url}?starting_after=${encodeURIComponent(idOf(last))}&limit=${limit}` : null,
+    url,
+  });
+}

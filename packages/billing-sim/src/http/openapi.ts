@@ -1,0 +1,98 @@
+/** The OpenAPI 3.1 document of the simulator, generated from the routes and their zod schemas. */
+import { virtualCurrencyCreateSchema, virtualCurrencyUpdateSchema, webhookBodySchema } from '@tenure/core';
+import { z } from 'zod';
+import { webhookConfigSchema } from '../delivery/deliveryConfig.js';
+import { productInputSchema } from '../sim/products.js';
+import type { Route } from './route.js';
+import {
+  advanceBodySchema,
+  billingIssueBodySchema,
+  cancelBodySchema,
+  expireBodySchema,
+  productChangeBodySchema,
+  purchaseBodySchema,
+  setBalancesBodySchema,
+} from './simSchemas.js';
+import { adjustmentsBodySchema } from './v2Routes.js';
+
+const VC = '/v2/projects/:project_id/virtual_currencies';
+const CUSTOMER = '/v2/projects/:project_id/customers/:customer_id';
+
+/** Request body schema of each route that takes one, by `METHOD pattern`. */
+const BODIES: Record<string, z.ZodType> = {
+  [`POST ${VC}`]: virtualCurrencyCreateSchema,
+  [`POST ${VC}/:code`]: virtualCurrencyUpdateSchema,
+  [`POST ${CUSTOMER}/virtual_currencies/transactions`]: adjustmentsBodySchema,
+  [`POST ${CUSTOMER}/virtual_currencies/update_balance`]: adjustmentsBodySchema,
+  'POST /sim/clock/advance': advanceBodySchema,
+  'POST /sim/products': productInputSchema,
+  'POST /sim/purchases': purchaseBodySchema,
+  'POST /sim/subscriptions/:id/cancel': cancelBodySchema,
+  'POST /sim/subscriptions/:id/billing_issue': billingIssueBodySchema,
+  'POST /sim/subscriptions/:id/product_change': productChangeBodySchema,
+  'POST /sim/subscriptions/:id/expire': expireBodySchema,
+  'POST /sim/customers/:customer_id/balances': setBalancesBodySchema,
+  'POST /sim/webhook': webhookConfigSchema,
+};
+
+const toSchema = (schema: z.ZodType): unknown => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+
+const errorEnvelope = {
+  type: 'object',
+  required: ['object', 'type', 'message', 'retryable'],
+  properties: {
+    object: { const: 'error' },
+    type: { type: 'string' },
+    param: { type: ['string', 'null'] },
+    message: { type: 'string' },
+    retryable: { type: 'boolean' },
+    doc_url: { type: 'string' },
+    backoff_ms: { type: ['integer', 'null'] },
+  },
+};
+
+let cached: unknown = null;
+
+/**
+ * Given the routes, returns the OpenAPI document (computed once).
+ *
+ * @example
+ * buildOpenApi(ROUTES).paths['/sim/clock'];
+ */
+export function buildOpenApi(routes: readonly Route[]): unknown {
+  if (cached !== null) return cached;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.pattern.replace(/:([a-z_]+)/g, '{$1}');
+    const params = [...route.pattern.matchAll(/:([a-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const body = BODIES[`${route.method} ${route.pattern}`];
+    const op: Record<string, unknown> = {
+      summary: route.summary,
+      tags: [route.pattern.startsWith('/v2') ? 'API v2' : 'Simulation control'],
+      parameters: params,
+      responses: {
+        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        [route.method === 'POST' && /\/(virtual_currencies|products|purchases)$/.test(route.pattern) ? '201' : '200']: { description: 'Success' },
+      },
+    };
+    if (body !== undefined) op['requestBody'] = { required: true, content: { 'application/json': { schema: toSchema(body) } } };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: op };
+  }
+  paths['/v2/coffee'] = { post: { summary: 'Brew coffee (always 418)', responses: { '418': { description: "I'm a teapot" } } } };
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'tenure billing simulator',
+      version: '0.1.0',
+      description: 'A local stand-in for the billing service (RevenueCat API v2 virtual currencies) plus a /sim control API. See docs/billing-sim.md.',
+    },
+    servers: [{ url: 'http://127.0.0.1:4000' }],
+    components: {
+      securitySchemes: { BearerAuth: { type: 'http', scheme: 'bearer' } },
+      schemas: { Error: errorEnvelope, WebhookBody: toSchema(webhookBodySchema) },
+    },
+    security: [{ BearerAuth: [] }],
+    paths,
+  };
+  return cached;
+}

@@ -1,0 +1,54 @@
+/** Bodies of the /sim control API (zod; also the source of the OpenAPI document). */
+import { CANCEL_REASONS, EXPIRATION_REASONS } from '@tenure/core';
+import { z } from 'zod';
+import { durationSchema } from '../internal/duration.js';
+
+const projectId = z.string().min(1).max(255).optional();
+
+export const purchaseBodySchema = z.strictObject({
+  project_id: projectId,
+  customer_id: z.string().min(1).max(1500),
+  product_id: z.string().min(1).max(255),
+  /** Start with the product's free trial. */
+  trial: z.boolean().optional(),
+  presented_offering_id: z.string().min(1).nullable().optional(),
+  country_code: z.string().regex(/^[A-Z]{2}$/).optional(),
+});
+
+export const cancelBodySchema = z.strictObject({
+  reason: z.enum(CANCEL_REASONS.filter((r) => r !== 'BILLING_ERROR') as [string, ...string[]]).optional(),
+});
+
+export const billingIssueBodySchema = z.strictObject({
+  /** Grace period (ISO 8601 or ms); omitted or null: none, EXPIRATION follows at once. */
+  grace_period: durationSchema.nullable().optional(),
+  /** `now` (default): the charge fails now. `next_renewal`: the next renewal's charge fails. */
+  when: z.enum(['now', 'next_renewal']).optional(),
+});
+
+export const productChangeBodySchema = z.strictObject({
+  new_product_id: z.string().min(1).max(255),
+  /** `next_renewal` (default): PRODUCT_CHANGE now, new product from the next RENEWAL. `immediate`: PRODUCT_CHANGE + RENEWAL now. */
+  timing: z.enum(['immediate', 'next_renewal']).optional(),
+});
+
+export const expireBodySchema = z.strictObject({
+  reason: z.enum(EXPIRATION_REASONS as unknown as [string, ...string[]]).optional(),
+});
+
+export const refundPurchaseBodySchema = z.strictObject({ project_id: projectId });
+
+export const advanceBodySchema = z
+  .strictObject({
+    /** How far: ISO 8601 duration (`P1M`, `PT36H`) or ms. */
+    by: durationSchema.optional(),
+    /** Where to: epoch ms or an ISO 8601 date-time. */
+    to: z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })]).optional(),
+  })
+  .refine((b) => (b.by === undefined) !== (b.to === undefined), { message: 'Give exactly one of by or to', path: ['by'] });
+
+export const setBalancesBodySchema = z.strictObject({
+  project_id: projectId,
+  /** Absolute balances by currency code (0..2,000,000,000). */
+  balances: z.record(z.string().regex(/^[A-Za-z0-9_]{1,10}$/), z.number().int().min(0).max(2_000_000_000)),
+});

@@ -1,0 +1,136 @@
+/** The billing service's API v2 routes: virtual currencies, customer balances, transactions. */
+import { virtualCurrencyCreateSchema, virtualCurrencyUpdateSchema } from '@tenure/core';
+import { z } from 'zod';
+import { fail } from '../sim/apiError.js';
+import { changeBalances, customerView, listBalances, type BalanceChange } from '../sim/balanceOps.js';
+import { customerOf } from '../sim/context.js';
+import { createCurrency, deleteCurrency, getCurrency, listCurrencies, updateCurrency } from '../sim/currencyOps.js';
+import { projectOf } from '../sim/state.js';
+import { errorResponse, json, paginate, parseBody, queryBool, respond, type RouteInput, type SimResponse } from './httpTypes.js';
+import type { Route } from './route.js';
+import type { BillingSimulator } from '../sim/createSimulator.js';
+
+const projectIdSchema = z.string().min(1).max(255);
+const customerIdSchema = z.string().min(1).max(1500);
+
+/** The body of a transaction or balance update. */
+export const adjustmentsBodySchema = z.strictObject({
+  adjustments: z
+    .record(z.string().regex(/^[A-Za-z0-9_]{1,10}$/, 'currency codes are 1–10 of A-Z, a-z, 0-9, _'), z.number().int())
+    .refine((a) => Object.keys(a).length > 0, 'adjustments must name at least one currency'),
+  reference: z.string().max(1500).nullable().optional(),
+});
+
+const checkIds = (input: RouteInput): SimResponse | null => {
+  if (!projectIdSchema.safeParse(input.params['project_id']).success) return errorResponse(fail('parameter_error', 'project_id is 1–255 characters', 'project_id').error);
+  const c = input.params['customer_id'];
+  if (c !== undefined && !customerIdSchema.safeParse(c).success) return errorResponse(fail('parameter_error', 'customer_id is 1–1500 characters', 'customer_id').error);
+  return null;
+};
+const p = (input: RouteInput, name: string) => input.params[name] ?? '';
+
+/** Runs a write at most once per Idempotency-Key (same key, different request → 409). */
+function idempotent(sim: BillingSimulator, input: RouteInput, run: () => SimResponse): SimResponse {
+  const key = input.headers['idempotency-key'];
+  if (key === undefined || key === '') return run();
+  const project = projectOf(sim.ctx.state, p(input, 'project_id'));
+  const fingerprint = `${input.method} ${input.path} ${JSON.stringify(input.query)} ${input.rawBody}`;
+  const seen = project.idempotency.get(key);
+  if (seen !== undefined) {
+    if (seen.fingerprint !== fingerprint) {
+      return errorResponse(fail('idempotency_error', 'Idempotency key already used for a different request', 'Idempotency-Key').error);
+    }
+    return { status: seen.status, headers: { 'idempotent-replayed': 'true' }, body: seen.body };
+  }
+  const res = run();
+  project.idempotency.set(key, { fingerprint, status: res.status, body: res.body });
+  return res;
+}
+
+function balanceWrite(kind: 'transaction' | 'update') {
+  return (sim: BillingSimulator, input: RouteInput): SimResponse => {
+    const bad = checkIds(input);
+    if (bad !== null) return bad;
+    return idempotent(sim, input, () => {
+      const body = parseBody(adjustmentsBodySchema, input.body);
+      if (!body.ok) return errorResponse(body.error);
+      const includeEmpty = queryBool(input.query, 'include_empty_balances');
+      if (!includeEmpty.ok) return errorResponse(includeEmpty.error);
+      const change: BalanceChange = { kind, adjustments: body.value.adjustments };
+      const result = changeBalances(sim.ctx, p(input, 'project_id'), p(input, 'customer_id'), change, body.value.reference ?? null, includeEmpty.value);
+      return respond(result, 200, (items) => ({ object: 'list', items, next_page: null, url: input.path }));
+    });
+  };
+}
+
+const VC = '/v2/projects/:project_id/virtual_currencies';
+const CUSTOMER = '/v2/projects/:project_id/customers/:customer_id';
+
+export const v2Routes: Route[] = [
+  {
+    method: 'POST', pattern: VC, domain: 'project_configuration', summary: 'Create a virtual currency',
+    handler(sim, input) {
+      const bad = checkIds(input);
+      if (bad !== null) return bad;
+      const body = parseBody(virtualCurrencyCreateSchema, input.body);
+      return body.ok ? respond(createCurrency(sim.ctx, p(input, 'project_id'), body.value), 201) : errorResponse(body.error);
+    },
+  },
+  {
+    method: 'GET', pattern: VC, domain: 'project_configuration', summary: 'List virtual currencies',
+    handler(sim, input) {
+      const bad = checkIds(input);
+      if (bad !== null) return bad;
+      return respond(paginate(listCurrencies(sim.ctx, p(input, 'project_id')), (c) => c.code, input.query, input.path));
+    },
+  },
+  {
+    method: 'GET', pattern: `${VC}/:code`, domain: 'project_configuration', summary: 'Get a virtual currency',
+    handler: (sim, input) => checkIds(input) ?? respond(getCurrency(sim.ctx, p(input, 'project_id'), p(input, 'code'))),
+  },
+  {
+    method: 'POST', pattern: `${VC}/:code`, domain: 'project_configuration',
+    summary: 'Update a virtual currency (a given product_grants replaces the whole list)',
+    handler(sim, input) {
+      const bad = checkIds(input);
+      if (bad !== null) return bad;
+      const body = parseBody(virtualCurrencyUpdateSchema, input.body);
+      return body.ok ? respond(updateCurrency(sim.ctx, p(input, 'project_id'), p(input, 'code'), body.value)) : errorResponse(body.error);
+    },
+  },
+  {
+    method: 'DELETE', pattern: `${VC}/:code`, domain: 'project_configuration', summary: 'Delete a virtual currency',
+    handler: (sim, input) => checkIds(input) ?? respond(deleteCurrency(sim.ctx, p(input, 'project_id'), p(input, 'code'))),
+  },
+  {
+    method: 'GET', pattern: CUSTOMER, domain: 'customer_information', summary: 'Customer info: subscriptions and balances (simulator view)',
+    handler(sim, input) {
+      const bad = checkIds(input);
+      if (bad !== null) return bad;
+      const customer = customerOf(sim.ctx, p(input, 'project_id'), p(input, 'customer_id'), false);
+      return customer === undefined
+        ? errorResponse(fail('resource_missing', `Customer ${p(input, 'customer_id')} not found`, 'customer_id').error)
+        : json(200, customerView(sim.ctx, customer));
+    },
+  },
+  {
+    method: 'GET', pattern: `${CUSTOMER}/virtual_currencies`, domain: 'customer_information', summary: "List a customer's balances",
+    handler(sim, input) {
+      const bad = checkIds(input);
+      if (bad !== null) return bad;
+      const includeEmpty = queryBool(input.query, 'include_empty_balances');
+      if (!includeEmpty.ok) return errorResponse(includeEmpty.error);
+      const balances = listBalances(sim.ctx, p(input, 'project_id'), p(input, 'customer_id'), includeEmpty.value);
+      if (!balances.ok) return errorResponse(balances.error);
+      return respond(paginate(balances.value, (b) => b.currency_code, input.query, input.path));
+    },
+  },
+  {
+    method: 'POST', pattern: `${CUSTOMER}/virtual_currencies/transactions`, domain: 'virtual_currencies_transactions',
+    summary: 'Spend and deposit atomically across currencies', handler: balanceWrite('transaction'),
+  },
+  {
+    method: 'POST', pattern: `${CUSTOMER}/virtual_currencies/update_balance`, domain: 'virtual_currencies_transactions',
+    summary: 'Apply the same adjustments without creating a transaction', handler: balanceWrite('update'),
+  },
+];

@@ -1,0 +1,43 @@
+/**
+ * @tenure/billing-sim: a local billing service for development and tests. RevenueCat API v2
+ * virtual currencies, customers and purchases on a virtual clock, credit grants from @tenure/core's
+ * rules, and real webhook deliveries with retries and fault injection. Exports are listed by hand.
+ */
+
+// --- Simulator ---
+export { createBillingSimulator, DEFAULT_START } from './sim/createSimulator.js';
+export type { BillingSimulator, BillingSimulatorOptions } from './sim/createSimulator.js';
+export type { Job, JobKind } from './sim/clock.js';
+export type { Product, ProductInput } from './sim/products.js';
+export type { WebhookBody, VcAdjustment } from './sim/webhookEvents.js';
+export { STATUS_BY_ERROR_TYPE, toErrorResponse } from './sim/apiError.js';
+export type { ApiError, ApiErrorType, ErrorEnvelope, Result } from './sim/apiError.js';
+
+// --- HTTP ---
+export { createRequestHandler, ROUTES } from './http/handleRequest.js';
+export type { HandlerOptions } from './http/handleRequest.js';
+export type { SimRequest, SimResponse } from './http/httpTypes.js';
+export { createBillingSimApp } from './http/createBillingSimApp.js';
+export { toNodeListener } from './http/nodeListener.js';
+export { buildOpenApi } from './http/openapi.js';
+export { startBillingSim } from './startBillingSim.js';
+export type { StartOptions, RunningBillingSim } from './startBillingSim.js';
+
+// --- Webhook delivery ---
+export { realScheduler, createManualScheduler } from './delivery/scheduler.js';
+export type { Scheduler, ManualScheduler } from './delivery/scheduler.js';
+export { fetchTransport } from './delivery/transport.js';
+export type { Transport, TransportRequest, TransportResult } from './delivery/transport.js';
+export { REAL_RETRY_SCHEDULE_MS, FAST_RETRY_SCHEDULE_MS, webhookConfigSchema, faultsSchema } from './delivery/deliveryConfig.js';
+export type { WebhookConfig, WebhookConfigInput, Faults } from './delivery/deliveryConfig.js';
+export type { DeliveryRecord, DeliveryAttempt, DeliveryState, AttemptKind } from './delivery/createOutbox.js';
+
+// --- Scenarios ---
+export { runScenario, subsetMismatch } from './scenario/runScenario.js';
+export type { ScenarioRun, StepResult } from './scenario/runScenario.js';
+export { scenarioSchema } from './scenario/scenarioSchema.js';
+export type { Scenario, ScenarioStep } from './scenario/scenarioSchema.js';
+
+// --- Durations ---
+export { parseDuration, addDuration } from './internal/duration.js';
+export type { Duration } from './internal/duration.js';

@@ -1,0 +1,110 @@
+/** API v2 virtual currency operations of a project: create, update, list, get, delete. */
+import {
+  MAX_CURRENCIES_PER_PROJECT,
+  createVirtualCurrency,
+  updateVirtualCurrency,
+  virtualCurrencyCreateSchema,
+  virtualCurrencyUpdateSchema,
+  type VirtualCurrency,
+} from '@tenure/core';
+import type { z } from 'zod';
+import { fail, ok, type Result } from './apiError.js';
+import type { SimContext } from './context.js';
+import { projectOf, type CurrencyRecord } from './state.js';
+
+/** A currency as the API returns it. */
+export interface VirtualCurrencyResource {
+  object: 'virtual_currency';
+  project_id: string;
+  code: string;
+  name: string;
+  description: string | null;
+  created_at: number;
+  state: VirtualCurrency['state'];
+  product_grants: {
+    object: 'virtual_currency.product_grant';
+    product_ids: string[];
+    amount: number;
+    expire_at_cycle_end: boolean;
+    trial_amount: number;
+  }[];
+}
+
+/** Renders a stored currency as the API returns it. */
+export function toResource(projectId: string, record: CurrencyRecord): VirtualCurrencyResource {
+  const c = record.currency;
+  return {
+    object: 'virtual_currency',
+    project_id: projectId,
+    code: c.code,
+    name: c.name,
+    description: c.description,
+    created_at: record.created_at,
+    state: c.state,
+    product_grants: c.product_grants.map((g) => ({
+      object: 'virtual_currency.product_grant',
+      product_ids: [...g.product_ids],
+      amount: g.amount,
+      expire_at_cycle_end: g.expire_at_cycle_end,
+      trial_amount: g.trial_amount,
+    })),
+  };
+}
+
+/** Creates a currency: 409 on a duplicate code, 422 past 100 currencies. */
+export function createCurrency(
+  ctx: SimContext,
+  projectId: string,
+  body: z.output<typeof virtualCurrencyCreateSchema>,
+): Result<VirtualCurrencyResource> {
+  const project = projectOf(ctx.state, projectId);
+  if (project.currencies.has(body.code)) {
+    return fail('resource_already_exists', `A virtual currency with code ${body.code} already exists`, 'code');
+  }
+  if (project.currencies.size >= MAX_CURRENCIES_PER_PROJECT) {
+    return fail('unprocessable_entity_error', `A project can have at most ${MAX_CURRENCIES_PER_PROJECT} virtual currencies`, 'code');
+  }
+  const record: CurrencyRecord = { currency: createVirtualCurrency(body), created_at: ctx.state.now };
+  project.currencies.set(body.code, record);
+  return ok(toResource(projectId, record));
+}
+
+/** Updates name, description and product grants; a given `product_grants` replaces the whole list. */
+export function updateCurrency(
+  ctx: SimContext,
+  projectId: string,
+  code: string,
+  body: z.output<typeof virtualCurrencyUpdateSchema>,
+): Result<VirtualCurrencyResource> {
+  const record = projectOf(ctx.state, projectId).currencies.get(code);
+  if (record === undefined) return fail('resource_missing', `Virtual currency ${code} not found`, 'virtual_currency_code');
+  record.currency = updateVirtualCurrency(record.currency, body);
+  return ok(toResource(projectId, record));
+}
+
+/** Returns one currency, or 404. */
+export function getCurrency(ctx: SimContext, projectId: string, code: string): Result<VirtualCurrencyResource> {
+  const record = projectOf(ctx.state, projectId).currencies.get(code);
+  return record === undefined
+    ? fail('resource_missing', `Virtual currency ${code} not found`, 'virtual_currency_code')
+    : ok(toResource(projectId, record));
+}
+
+/** Deletes a currency and every customer's balance of it. */
+export function deleteCurrency(
+  ctx: SimContext,
+  projectId: string,
+  code: string,
+): Result<{ object: 'virtual_currency'; id: string; deleted_at: number }> {
+  const project = projectOf(ctx.state, projectId);
+  if (!project.currencies.delete(code)) return fail('resource_missing', `Virtual currency ${code} not found`, 'virtual_currency_code');
+  for (const customer of project.customers.values()) {
+    customer.ledger = { ...customer.ledger, lots: customer.ledger.lots.filter((l) => l.currency !== code) };
+  }
+  return ok({ object: 'virtual_currency', id: code, deleted_at: ctx.state.now });
+}
+
+/** All currencies of a project, in creation order. */
+export function listCurrencies(ctx: SimContext, projectId: string): VirtualCurrencyResource[] {
+  return [...projectOf(ctx.state, projectId).currencies.values()].map((r) => toResource(projectId, r));
+}

@@ -1,0 +1,114 @@
+/**
+ * The subscription cycle transitions the clock and the control API share: renewal (and trial
+ * conversion), billing failure, expiry. Each emits the billing service's webhooks and applies grants.
+ */
+import { addDuration, parseDuration, type Duration } from '../internal/duration.js';
+import { eventContext, grantFor, newTransactionId, type SimContext } from './context.js';
+import type { Product } from './products.js';
+import type { CustomerState, SubscriptionState } from './state.js';
+import { lifecycleEvent, type LifecycleType } from './webhookEvents.js';
+
+/** The billing period of a subscription product. */
+export const periodOf = (product: Product): Duration =>
+  parseDuration(product.period ?? 'P1M') ?? { years: 0, months: 1, days: 0, ms: 0 };
+
+/** The product of a subscription (products cannot be deleted, so it is always there). */
+export function productOfSub(ctx: SimContext, sub: SubscriptionState): Product {
+  const product = ctx.state.products.get(sub.product_id);
+  if (product === undefined) throw new Error(`product ${sub.product_id} vanished`);
+  return product;
+}
+
+/** Emits one lifecycle webhook for a subscription at the current virtual time. */
+export function emitLifecycle(
+  ctx: SimContext,
+  type: LifecycleType,
+  customer: CustomerState,
+  sub: SubscriptionState,
+  extra: Record<string, unknown> = {},
+): void {
+  ctx.emit(lifecycleEvent(type, eventContext(ctx), customer, sub, productOfSub(ctx, sub), extra));
+}
+
+/**
+ * Starts a new paid cycle now: a renewal, a trial conversion, a recovery or an immediate product
+ * change. Emits RENEWAL (with `is_trial_conversion`) and grants the product's renewal credits.
+ */
+export function renewNow(ctx: SimContext, customer: CustomerState, sub: SubscriptionState, restartCycles: boolean): void {
+  const now = ctx.state.now;
+  const wasTrial = sub.period_type === 'TRIAL';
+  if (sub.pending_product_id !== null) {
+    sub.product_id = sub.pending_product_id;
+    sub.pending_product_id = null;
+    restartCycles = true;
+  }
+  const product = productOfSub(ctx, sub);
+  if (restartCycles) {
+    sub.cycle_anchor = now;
+    sub.cycle_index = 0;
+  }
+  sub.cycle_index += 1;
+  sub.period_start = now;
+  sub.period_end = addDuration(sub.cycle_anchor, periodOf(product), sub.cycle_index);
+  sub.period_type = 'NORMAL';
+  sub.status = 'active';
+  sub.renewal_number += 1;
+  sub.transaction_id = newTransactionId(ctx);
+  sub.grace_expires_at = null;
+  sub.failed_at = null;
+  emitLifecycle(ctx, 'RENEWAL', customer, sub, { is_trial_conversion: wasTrial });
+  grantFor(ctx, customer, product, 'renewal', sub.period_end, sub.transaction_id);
+}
+
+/** Ends a subscription now with EXPIRATION and the given reason. */
+export function expireNow(ctx: SimContext, customer: CustomerState, sub: SubscriptionState, reason: string): void {
+  sub.status = 'expired';
+  sub.expired_at = ctx.state.now;
+  sub.auto_renew = false;
+  sub.grace_expires_at = null;
+  emitLifecycle(ctx, 'EXPIRATION', customer, sub, { expiration_reason: reason });
+}
+
+/**
+ * A charge failed now: BILLING_ISSUE and CANCELLATION(BILLING_ERROR) at the same moment; without a
+ * grace period EXPIRATION(BILLING_ERROR) follows at once, with one the subscription waits in grace
+ * for recovery (RENEWAL) or the grace end (EXPIRATION).
+ */
+export function failChargeNow(ctx: SimContext, customer: CustomerState, sub: SubscriptionState, graceMs: number | null): void {
+  const now = ctx.state.now;
+  sub.fail_next_renewal = null;
+  sub.failed_at = now;
+  sub.period_end = Math.min(sub.period_end, now);
+  const graceEnd = graceMs === null ? null : now + graceMs;
+  emitLifecycle(ctx, 'BILLING_ISSUE', customer, sub, { grace_period_expiration_at_ms: graceEnd });
+  emitLifecycle(ctx, 'CANCELLATION', customer, sub, { cancel_reason: 'BILLING_ERROR' });
+  if (graceEnd === null) {
+    expireNow(ctx, customer, sub, 'BILLING_ERROR');
+  } else {
+    sub.status = 'grace';
+    sub.grace_expires_at = graceEnd;
+  }
+}
+
+/** Starts a subscription's first cycle (trial or paid) at the current virtual time. */
+export function firstCycle(
+  ctx: SimContext,
+  product: Product,
+  trial: Duration | null,
+): Pick<SubscriptionState, 'period_type' | 'period_start' | 'period_end' | 'cycle_anchor' | 'cycle_index' | 'status'> {
+  const now = ctx.state.now;
+  if (trial !== null) {
+    const end = addDuration(now, trial);
+    return { period_type: 'TRIAL', period_start: now, period_end: end, cycle_anchor: end, cycle_index: 0, status: 'trialing' };
+  }
+  return {
+    period_type: 'NORMAL',
+    period_start: now,
+    period_end: addDuration(now, periodOf(product), 1),
+    cycle_anchor: now,
+    cycle_index: 1,
+    status: 'active',
+  };
+}
+
+export { newTransactionId };

@@ -1,0 +1,101 @@
+/** Test helpers: the app on an ephemeral port, a JSON client, and a local webhook receiver. */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createBillingSimApp, createBillingSimulator, createRequestHandler, toNodeListener, type BillingSimulator, type BillingSimulatorOptions, type HandlerOptions } from '../src/index.js';
+
+export interface TestApp {
+  sim: BillingSimulator;
+  url: string;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+const listen = (server: Server) =>
+  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+
+const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+
+/** Starts the simulator's app on 127.0.0.1:0. */
+export async function startApp(
+  options: BillingSimulatorOptions = {},
+  handler: HandlerOptions = {},
+  binding: 'node' | 'express' = 'node',
+): Promise<TestApp> {
+  const sim = createBillingSimulator({ seed: 'test', ...options });
+  const listener = binding === 'express' ? createBillingSimApp(sim, handler) : toNodeListener(createRequestHandler(sim, handler));
+  const server = createServer(listener);
+  const url = await listen(server);
+  return {
+    sim,
+    url,
+    async call(method, path, body, headers = {}) {
+      const init: RequestInit = { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } };
+      if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      const res = await fetch(url + path, init);
+      const text = await res.text();
+      return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers };
+    },
+    async close() {
+      sim.close();
+      await closeServer(server);
+    },
+  };
+}
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Status to answer for the n-th request (0-based); default 200. */
+  statusFor: (n: number, body: any) => number;
+  close(): Promise<void>;
+}
+
+/** Starts a webhook receiver on 127.0.0.1:0 that records every request. */
+export async function startReceiver(statusFor: (n: number, body: any) => number = () => 200): Promise<Receiver> {
+  const receiver: Receiver = { url: '', received: [], statusFor, close: async () => undefined };
+  const server = createServer((req, res) => {
+    let data = '';
+    req.on('data', (c) => (data += c));
+    req.on('end', () => {
+      const body = JSON.parse(data);
+      const n = receiver.received.length;
+      receiver.received.push({ headers: req.headers, body });
+      res.statusCode = receiver.statusFor(n, body);
+      res.end('{}');
+    });
+  });
+  receiver.url = (await listen(server)) + '/webhook';
+  receiver.close = () => closeServer(server);
+  return receiver;
+}
+
+export const P = '/v2/projects/proj1';
+
+/** Creates the seed's hybrid setup: monthly (expiring 100), annual (1500, trial 20), a 500-credit pack. */
+export async function hybridSetup(app: TestApp): Promise<void> {
+  const products = [
+    { id: 'monthly', type: 'subscription', period: 'P1M', trial_period: 'P7D' },
+    { id: 'annual', type: 'subscription', period: 'P1Y', trial_period: 'P14D', price: 99.99 },
+    { id: 'pack_500', type: 'consumable', price: 4.99 },
+  ];
+  for (const p of products) await app.call('POST', '/sim/products', p);
+  await app.call('POST', `${P}/virtual_currencies`, {
+    code: 'CRD',
+    name: 'Credits',
+    description: 'AI credits',
+    product_grants: [
+      { product_ids: ['monthly'], amount: 100, expire_at_cycle_end: true },
+      { product_ids: ['annual'], amount: 1500, trial_amount: 20 },
+      { product_ids: ['pack_500'], amount: 500 },
+    ],
+  });
+}
