@@ -1,5 +1,5 @@
 /** Structured JSON logs with pino; secrets are redacted even if one slips into a log call. */
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -26,10 +26,11 @@ export const REDACTED_PATHS = [
  * @example
  * const logger = createLogger({ level: 'info', service: 'tenure' });
  */
-export function createLogger(options: { level?: string; service?: string } = {}): Logger {
-  return pino({
+export function createLogger(options: { level?: string; service?: string; destination?: DestinationStream } = {}): Logger {
+  const settings = {
     level: options.level ?? 'info',
     base: { service: options.service ?? 'tenure' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-  });
+  };
+  return options.destination === undefined ? pino(settings) : pino(settings, options.destination);
 }

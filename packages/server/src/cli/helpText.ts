@@ -1,0 +1,44 @@
+/** The CLI's help texts (kept apart so `--help` output is easy to review). */
+
+export const MAIN_HELP = `Usage: tenure <command> [options]
+
+Commands:
+  serve       Run the retention service (webhook receiver, API, alerts)
+
+Options:
+  -h, --help     Show help (also: tenure serve --help)
+  -v, --version  Print the version
+`;
+
+export const SERVE_HELP = `Usage: tenure serve [options]
+
+Run the retention service: POST /webhook receives the billing service's (RevenueCat's) webhooks,
+/api/* serves scores, recommendations, at-risk lists and dispatch, GET /health and /openapi.json.
+Every option can be given as a flag or as an environment variable; a flag wins.
+
+Options (flag | environment variable | default):
+  --port <n>                    PORT                       3000
+  --host <addr>                 HOST                       127.0.0.1 (use 0.0.0.0 in a container)
+  --webhook-auth-key <value>    BILLING_WEBHOOK_AUTH_KEY   unset: webhook auth is OFF (development mode)
+        The exact Authorization header value configured in the billing service, compared in constant time.
+  --api-key <key>               TENURE_API_KEY             unset: /api/* is OPEN (development mode)
+        /api/* then requires "Authorization: Bearer <key>".
+  --service-name <name>         SERVICE_NAME               tenure
+  --clock <mode>                TENURE_CLOCK               wall
+        wall: real time. event: now = the latest event time seen (simulations on a virtual clock).
+        An ISO time (e.g. 2026-01-12T00:00:00Z): a fixed now.
+  --smtp-url <url>              SMTP_URL                   unset: no email alerts
+        smtp://user:pass@host:587 or smtps://user:pass@host:465
+  --alert-email-from <addr>     ALERT_EMAIL_FROM           required with SMTP_URL
+  --alert-email-to <addrs>      ALERT_EMAIL_TO             required with SMTP_URL (comma-separated)
+  --slack-webhook-url <url>     SLACK_WEBHOOK_URL          unset: no chat alerts
+  --alert-rate <n>              ALERT_RATE_PER_SECOND      1 message per second per channel (0 = no limit)
+  --alert-cooldown-hours <h>    ALERT_COOLDOWN_HOURS       24: same subscriber + action alerted at most once
+  --no-auto-dispatch            TENURE_AUTO_DISPATCH=false auto-dispatch is on: a webhook that raises an
+        immediate recommendation sends its alert right away (after answering the webhook).
+  --log-level <level>           LOG_LEVEL                  info (fatal, error, warn, info, debug, trace, silent)
+  -h, --help                    Show this help
+
+Prefer environment variables for secrets: flags are visible in the process list.
+SIGTERM/SIGINT stop accepting connections, finish in-flight requests and pending alerts, then exit.
+`;

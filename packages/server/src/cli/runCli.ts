@@ -1,0 +1,72 @@
+/** The `tenure` command: parse, then start the service (or print help/version). */
+import type { DestinationStream } from 'pino';
+import { clockFromSpec } from '../clock/clock.js';
+import { createLogger } from '../log/logger.js';
+import type { Notifier } from '../notify/notifier.js';
+import { createSlackNotifier } from '../notify/slackNotifier.js';
+import { createSmtpNotifier } from '../notify/smtpNotifier.js';
+import { startRetentionServer, type RunningRetentionServer } from '../server/startRetentionServer.js';
+import { MAIN_HELP, SERVE_HELP } from './helpText.js';
+import { parseServeArgs, type ServeConfig } from './serveConfig.js';
+import { VERSION } from './version.js';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Where JSON logs go; default stdout. */
+  logDestination?: DestinationStream;
+  /** Install SIGTERM/SIGINT handlers; default true. */
+  handleSignals?: boolean;
+}
+
+export interface CliResult {
+  /** Exit code to use once `running` (if any) has stopped. */
+  code: number;
+  running?: RunningRetentionServer;
+}
+
+const describeClock = (c: ServeConfig['clock']) => (c.kind === 'fixed' ? new Date(c.at).toISOString() : c.kind);
+
+/**
+ * Given the arguments (without node and script), the environment and the io, runs the command:
+ * `serve` resolves once the service listens; `--help`/`--version` print and resolve with code 0;
+ * bad input prints the error and resolves with code 2.
+ *
+ * @example
+ * const { code, running } = await runCli(process.argv.slice(2), process.env, { stdout: console.log, stderr: console.error });
+ */
+export async function runCli(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: CliIo): Promise<CliResult> {
+  const [command, ...rest] = argv;
+  if (command === '--version' || command === '-v') return io.stdout(`${VERSION}\n`), { code: 0 };
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return io.stdout(MAIN_HELP), { code: 0 };
+  if (command !== 'serve') return io.stderr(`Unknown command "${command}".\n\n${MAIN_HELP}`), { code: 2 };
+
+  const parsed = parseServeArgs(rest, env);
+  if (!parsed.ok) return io.stderr(`tenure serve: ${parsed.error}\nSee: tenure serve --help\n`), { code: 2 };
+  if (parsed.help) return io.stdout(SERVE_HELP), { code: 0 };
+  const c = parsed.config;
+
+  const logger = createLogger({ level: c.logLevel, service: c.serviceName, ...(io.logDestination === undefined ? {} : { destination: io.logDestination }) });
+  const notifiers: Notifier[] = [];
+  try {
+    if (c.smtp !== undefined) notifiers.push(createSmtpNotifier({ smtpUrl: c.smtp.url, from: c.smtp.from, to: c.smtp.to }));
+    if (c.slackWebhookUrl !== undefined) notifiers.push(createSlackNotifier({ webhookUrl: c.slackWebhookUrl }));
+    const running = await startRetentionServer({
+      port: c.port,
+      host: c.host,
+      serviceName: c.serviceName,
+      webhookAuthKey: c.webhookAuthKey,
+      apiKey: c.apiKey,
+      clock: clockFromSpec(c.clock),
+      logger,
+      notifiers,
+      dispatch: { auto: c.autoDispatch, ratePerSecond: c.ratePerSecond, cooldownMs: c.cooldownMs },
+      handleSignals: io.handleSignals ?? true,
+      describe: { clock: describeClock(c.clock), auto_dispatch: c.autoDispatch, version: VERSION },
+    });
+    return { code: 0, running };
+  } catch (error) {
+    io.stderr(`tenure serve: ${error instanceof Error ? error.message : String(error)}\n`);
+    return { code: 1 };
+  }
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { parseServeArgs, type ServeConfig } from './serveConfig.js';
+
+const config = (argv: string[], env: Record<string, string> = {}): ServeConfig => {
+  const parsed = parseServeArgs(argv, env);
+  if (!parsed.ok || parsed.help) throw new Error(JSON.stringify(parsed));
+  return parsed.config;
+};
+const error = (argv: string[], env: Record<string, string> = {}): string => {
+  const parsed = parseServeArgs(argv, env);
+  if (parsed.ok) throw new Error('expected an error');
+  return parsed.error;
+};
+
+describe('parseServeArgs', () => {
+  it('defaults: port 3000, host 127.0.0.1, service tenure, wall clock, no auth, no notifiers, 1 msg/s, 24 h cooldown, auto-dispatch on', () => {
+    expect(config([])).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      webhookAuthKey: undefined,
+      apiKey: undefined,
+      serviceName: 'tenure',
+      clock: { kind: 'wall' },
+      smtp: undefined,
+      slackWebhookUrl: undefined,
+      ratePerSecond: 1,
+      cooldownMs: 86_400_000,
+      autoDispatch: true,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every environment variable', () => {
+    const c = config([], {
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      BILLING_WEBHOOK_AUTH_KEY: 'rc',
+      TENURE_API_KEY: 'api',
+      SERVICE_NAME: 'acme',
+      TENURE_CLOCK: 'event',
+      SMTP_URL: 'smtp://mail:25',
+      ALERT_EMAIL_FROM: 'a@x.io',
+      ALERT_EMAIL_TO: 'b@x.io',
+      SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/x',
+      ALERT_RATE_PER_SECOND: '5',
+      ALERT_COOLDOWN_HOURS: '1',
+      TENURE_AUTO_DISPATCH: 'false',
+      LOG_LEVEL: 'warn',
+    });
+    expect(c).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      webhookAuthKey: 'rc',
+      apiKey: 'api',
+      serviceName: 'acme',
+      clock: { kind: 'event' },
+      smtp: { url: 'smtp://mail:25', from: 'a@x.io', to: 'b@x.io' },
+      slackWebhookUrl: 'https://hooks.slack.com/services/x',
+      ratePerSecond: 5,
+      cooldownMs: 3_600_000,
+      autoDispatch: false,
+      logLevel: 'warn',
+    });
+  });
+
+  it('lets a flag win over its environment variable', () => {
+    expect(config(['--port', '9000', '--service-name', 'flag', '--no-auto-dispatch'], { PORT: '8080', SERVICE_NAME: 'env' })).toMatchObject({
+      port: 9000,
+      serviceName: 'flag',
+      autoDispatch: false,
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(config([], { BILLING_WEBHOOK_AUTH_KEY: '', PORT: '' })).toMatchObject({ webhookAuthKey: undefined, port: 3000 });
+  });
+
+  it('accepts a fixed ISO time as the clock', () => {
+    expect(config(['--clock', '2026-01-12T00:00:00Z']).clock).toEqual({ kind: 'fixed', at: Date.parse('2026-01-12T00:00:00Z') });
+  });
+
+  it.each([
+    [['--port', 'abc'], {}, /PORT/],
+    [['--port', '70000'], {}, /PORT/],
+    [['--clock', 'tomorrow'], {}, /TENURE_CLOCK/],
+    [[], { SMTP_URL: 'smtp://x' }, /ALERT_EMAIL_FROM/],
+    [[], { ALERT_EMAIL_TO: 'b@x.io' }, /SMTP_URL/],
+    [[], { SMTP_URL: 'http://x', ALERT_EMAIL_FROM: 'a', ALERT_EMAIL_TO: 'b' }, /smtp:\/\//],
+    [[], { SLACK_WEBHOOK_URL: 'hooks.slack.com' }, /SLACK_WEBHOOK_URL/],
+    [['--alert-rate=-1'], {}, /ALERT_RATE_PER_SECOND/],
+    [['--log-level', 'loud'], {}, /LOG_LEVEL/],
+    [['--bogus'], {}, /bogus/],
+    [['extra'], {}, /extra/],
+  ])('rejects %j %j', (argv, env, message) => {
+    expect(error(argv, env)).toMatch(message);
+  });
+
+  it('recognises --help and -h', () => {
+    expect(parseServeArgs(['--help'], {})).toEqual({ ok: true, help: true });
+    expect(parseServeArgs(['-h'], {})).toEqual({ ok: true, help: true });
+  });
+});

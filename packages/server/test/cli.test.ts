@@ -1,0 +1,74 @@
+import './helpers/cjsInterop.js'; // first: see the file
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/runCli.js';
+import { SERVE_HELP } from '../src/cli/helpText.js';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const logs: Record<string, unknown>[] = [];
+  const logDestination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { out, err, logs, io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), logDestination, handleSignals: false } };
+}
+
+describe('tenure CLI', () => {
+  it('prints the version and the help', async () => {
+    const c = capture();
+    expect((await runCli(['--version'], {}, c.io)).code).toBe(0);
+    expect(c.out[0]).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect((await runCli(['serve', '--help'], {}, c.io)).code).toBe(0);
+    expect(c.out[1]).toBe(SERVE_HELP);
+  });
+
+  it('documents every flag and environment variable in `serve --help`', () => {
+    for (const name of ['PORT', 'HOST', 'BILLING_WEBHOOK_AUTH_KEY', 'TENURE_API_KEY', 'SERVICE_NAME', 'TENURE_CLOCK', 'SMTP_URL', 'ALERT_EMAIL_FROM', 'ALERT_EMAIL_TO', 'SLACK_WEBHOOK_URL']) {
+      expect(SERVE_HELP).toContain(name);
+    }
+  });
+
+  it('exits 2 with a message for bad input or an unknown command', async () => {
+    const c = capture();
+    expect((await runCli(['serve', '--port', 'x'], {}, c.io)).code).toBe(2);
+    expect(c.err[0]).toContain('PORT');
+    expect((await runCli(['launch'], {}, c.io)).code).toBe(2);
+  });
+
+  it('serves, logs one startup line with URL, store and notifiers, warns without keys, and never logs secrets', async () => {
+    const c = capture();
+    const { code, running } = await runCli(['serve', '--port', '0', '--service-name', 'cli-test'], { SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T/B/sekrit' }, c.io);
+    expect(code).toBe(0);
+    try {
+      const health = await fetch(`${running!.url}/health`);
+      expect(await health.json()).toEqual({ status: 'ok', service: 'cli-test' });
+      const startup = c.logs.find((l) => typeof l['url'] === 'string')!;
+      expect(startup).toMatchObject({ url: running!.url, store: 'memory', notifiers: { email: 'off', chat: 'slack webhook (hooks.slack.com)' }, clock: 'wall' });
+      const warnings = c.logs.filter((l) => l['level'] === 40).map((l) => String(l['msg']));
+      expect(warnings.some((w) => w.includes('BILLING_WEBHOOK_AUTH_KEY'))).toBe(true);
+      expect(warnings.some((w) => w.includes('TENURE_API_KEY'))).toBe(true);
+    } finally {
+      await running!.close();
+    }
+    expect(JSON.stringify(c.logs)).not.toContain('sekrit');
+    expect(c.logs.at(-1)!['msg']).toBe('stopped');
+  });
+
+  it('does not warn when both keys are set, and enforces them', async () => {
+    const c = capture();
+    const { running } = await runCli(['serve', '--port', '0'], { BILLING_WEBHOOK_AUTH_KEY: 'rc-key', TENURE_API_KEY: 'api-key' }, c.io);
+    try {
+      expect(c.logs.filter((l) => l['level'] === 40)).toEqual([]);
+      expect((await fetch(`${running!.url}/webhook`, { method: 'POST', body: '{}' })).status).toBe(401);
+      expect((await fetch(`${running!.url}/api/at-risk`)).status).toBe(401);
+      expect((await fetch(`${running!.url}/api/at-risk`, { headers: { authorization: 'Bearer api-key' } })).status).toBe(200);
+    } finally {
+      await running!.close();
+    }
+    expect(JSON.stringify(c.logs)).not.toMatch(/rc-key|api-key/);
+  });
+});
