@@ -67,10 +67,13 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
     (closing ??= (async () => {
       logger.info('shutting down: no new connections, finishing in-flight requests');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections become idle as their in-flight requests finish: close them as they do.
       server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       const timer = setTimeout(() => server.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
       timer.unref();
       await closed;
+      clearInterval(sweep);
       clearTimeout(timer);
       await listener.close(); // pending alerts, notifiers, store
       logger.info('stopped');
