@@ -3,13 +3,15 @@
 import { main } from './cliMain.js';
 
 const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
-const { code, running } = await main(process.argv.slice(2), process.env, io);
-if (running === undefined) {
-  process.exitCode = code;
-} else {
+
+void main(process.argv.slice(2), process.env, io).then(({ code, running }) => {
+  if (running === undefined) {
+    process.exitCode = code;
+    return;
+  }
   const shutdown = () => {
     void running.stop().then(() => process.exit(0));
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
-}
+});
