@@ -2,7 +2,12 @@
 import type { Action } from '../recommend/recommendation.js';
 import type { RiskBreakdown } from '../risk/risk.js';
 
-/** A human label for each action. */
+/**
+ * A human label for each action, as shown in alert titles.
+ *
+ * @example
+ * ACTION_LABELS.winback; // 'Win back'
+ */
 export const ACTION_LABELS = {
   winback: 'Win back',
   billing_failure_alert: 'Billing failure alert',
@@ -15,7 +20,12 @@ export const ACTION_LABELS = {
   monitor: 'Monitor',
 } as const satisfies Record<Action, string>;
 
-/** A human label for each signal of the risk breakdown, in display order. */
+/**
+ * A human label for each signal of the risk breakdown, in display order.
+ *
+ * @example
+ * SIGNAL_LABELS.billing_failures; // 'Billing failures'
+ */
 export const SIGNAL_LABELS = {
   state: 'State base',
   billing_failures: 'Billing failures',
@@ -24,8 +34,10 @@ export const SIGNAL_LABELS = {
   trial_conversion: 'Trial conversion',
 } as const satisfies Record<keyof RiskBreakdown, string>;
 
+/** The breakdown's signal keys, in display order. */
 export const SIGNALS = Object.keys(SIGNAL_LABELS) as (keyof RiskBreakdown)[];
 
+/** The sender name when no `service_name` is given. */
 export const DEFAULT_SERVICE_NAME = 'tenure';
 
 /** Escapes the three characters Slack mrkdwn treats as control characters. */

@@ -21,9 +21,9 @@ export interface ChatMessage {
 /** Options shared by the chat and email renderings. */
 export interface AlertMessageOptions {
   /** The retention service's name, shown as the sender (default `tenure`). */
-  service_name?: string;
+  service_name?: string | undefined;
   /** A link to the subscriber in the team's tools. */
-  link?: string;
+  link?: string | undefined;
 }
 
 /** A Slack link target: the three control characters escaped, and `|` encoded so it cannot end the URL. */

@@ -68,6 +68,13 @@ describe('recommend', () => {
       expect(actions(trialDay(1), 40)).toEqual(['trial_feature_highlight']);
     });
 
+    it('counts a time before the trial start as day 1', () => {
+      const early = makeSubscriber({ state: 'trialing', trial_started_at: NOW + 3 * DAY, trial_ends_at: NOW + 17 * DAY });
+      const [rec] = recommend(early, makeRisk(40, 'medium'), NOW);
+      expect(rec?.action).toBe('trial_feature_highlight');
+      expect(rec?.reason).toContain('Day 1 of a 14-day trial');
+    });
+
     it('nudges 2 days before the end of a trial of any length (day 5 of 7, day 28 of 30)', () => {
       expect(actions(trialDay(4, 7), 40)).toEqual(['trial_feature_highlight']);
       expect(actions(trialDay(5, 7), 40)).toEqual(['trial_nudge']);

@@ -60,8 +60,10 @@ function recommendTrialing(list: Recommendation[], s: Subscriber, risk: Risk, no
     );
     return;
   }
-  // Day 1 is the first 24 hours of the trial; a 14-day trial is nudged from day 12 (seed rule).
-  const day = Math.floor((now - started) / DAY_MS) + 1;
+  // Day 1 is the first 24 hours of the trial (and any time before its start); a 14-day trial is
+  // nudged from day 12 (seed rule).
+  const elapsed = now - started;
+  const day = elapsed > 0 ? Math.floor(elapsed / DAY_MS) + 1 : 1;
   const length = Math.round((ends - started) / DAY_MS);
   const nudgeFrom = length - config.recommend.trial_nudge_days_before_end;
   if (day >= nudgeFrom) {
