@@ -40,7 +40,7 @@ function idempotent(sim: BillingSimulator, input: RouteInput, run: () => SimResp
     if (seen.fingerprint !== fingerprint) {
       return errorResponse(fail('idempotency_error', 'Idempotency key already used for a different request', 'Idempotency-Key').error);
     }
-    return { status: seen.status, headers: { 'idempotent-replayed': 'true' }, body: seen.body };
+    return { status: seen.status, headers: { 'Idempotency-Replayed': 'true' }, body: seen.body };
   }
   const res = run();
   project.idempotency.set(key, { fingerprint, status: res.status, body: res.body });
