@@ -30,12 +30,9 @@ const isWebhookPost = (req: IncomingMessage): boolean =>
 
 function write(res: ServerResponse, requestId: string, result: WebhookResult, close = false): void {
   const json = ACK_JSON.get(result.body) ?? JSON.stringify(result.body);
-  const headers: Record<string, string | number> = {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(json),
-    'x-request-id': requestId,
-  };
-  if (close) headers['connection'] = 'close';
+  // A flat header list skips writeHead's per-key object walk on the hot path.
+  const headers = ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(json)), 'x-request-id', requestId];
+  if (close) headers.push('connection', 'close');
   res.writeHead(result.status, headers);
   res.end(json);
 }

@@ -20,34 +20,29 @@ export function readBody(req: IncomingMessage, limit: number): Promise<ReadBodyR
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
       size += chunk.length;
       if (size > limit) {
-        cleanup();
-        resolve({ ok: false, reason: 'too_large' });
+        done = true;
+        resolve({ ok: false, reason: 'too_large' }); // the rest is discarded, not buffered
         return;
       }
       if (first === undefined) first = chunk;
       else (chunks ??= [first]).push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
+    });
+    req.on('end', () => {
+      if (done) return;
+      done = true;
       const text = chunks !== undefined ? Buffer.concat(chunks, size).toString('utf8') : (first?.toString('utf8') ?? '');
       resolve({ ok: true, text });
-    };
-    const onError = () => {
-      cleanup();
+    });
+    // A client that disconnects mid-body: IncomingMessage emits 'error' (ECONNRESET "aborted").
+    req.on('error', () => {
+      if (done) return;
+      done = true;
       resolve({ ok: false, reason: 'aborted' });
-    };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onError);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onError);
+    });
   });
 }
