@@ -1,11 +1,27 @@
 /** Webhook target, retry schedule and fault injection settings, with their zod schemas. */
 import { z } from 'zod';
 
-/** The billing service's retry delays: 5 retries at 5, 10, 20, 40 and 80 minutes. */
+/**
+ * The billing service's retry delays: 5 retries at 5, 10, 20, 40 and 80 minutes.
+ *
+ * @example
+ * sim.configureWebhook({ retry_schedule: 'real' }); // uses REAL_RETRY_SCHEDULE_MS
+ */
 export const REAL_RETRY_SCHEDULE_MS = [5, 10, 20, 40, 80].map((m) => m * 60_000);
-/** The same shape for local runs: 50, 100, 200, 400, 800 ms. */
+/**
+ * The same shape for local runs: 50, 100, 200, 400, 800 ms.
+ *
+ * @example
+ * sim.configureWebhook({ retry_schedule: 'fast' }); // uses FAST_RETRY_SCHEDULE_MS
+ */
 export const FAST_RETRY_SCHEDULE_MS = [50, 100, 200, 400, 800];
 
+/**
+ * Fault injection rates (0..1) and their parameters; omitted rates are 0.
+ *
+ * @example
+ * faultsSchema.parse({ duplicate_rate: 0.1 }).reorder_window; // 3
+ */
 export const faultsSchema = z.strictObject({
   /** Chance that a delivered event is delivered a second time right after. */
   duplicate_rate: z.number().min(0).max(1).default(0),
@@ -21,6 +37,12 @@ export const faultsSchema = z.strictObject({
 export type Faults = z.output<typeof faultsSchema>;
 export const NO_FAULTS: Faults = faultsSchema.parse({});
 
+/**
+ * The body of `POST /sim/webhook`: target, Authorization value, retry schedule, timeout, faults.
+ *
+ * @example
+ * webhookConfigSchema.parse({ url: 'http://127.0.0.1:3000/webhook', retry_schedule: 'fast' });
+ */
 export const webhookConfigSchema = z.strictObject({
   /** Where events are POSTed; null stops delivery (events are still recorded). */
   url: z.url({ protocol: /^https?$/ }).nullable().optional(),

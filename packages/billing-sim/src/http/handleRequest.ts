@@ -20,7 +20,12 @@ export interface HandlerOptions {
   enforceRateLimits?: boolean;
 }
 
-/** Every route, API v2 first. */
+/**
+ * Every route, API v2 first.
+ *
+ * @example
+ * ROUTES.map((r) => `${r.method} ${r.pattern}`);
+ */
 export const ROUTES: readonly Route[] = [...v2Routes, ...simRoutes];
 const COMPILED = ROUTES.map((route) => ({ route, match: compilePattern(route.pattern) }));
 

@@ -19,7 +19,12 @@ export interface ScenarioRun {
   sim: BillingSimulator;
 }
 
-/** Where `actual` differs from the `expected` subset, as a dotted path and message; null when it matches. */
+/**
+ * Where `actual` differs from the `expected` subset, as a dotted path and message; null when it matches.
+ *
+ * @example
+ * subsetMismatch({ a: 1 }, { a: 1, b: 2 }); // null
+ */
 export function subsetMismatch(expected: unknown, actual: unknown, path = 'body'): string | null {
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || actual.length !== expected.length) return `${path}: expected an array of ${expected.length}, got ${JSON.stringify(actual)}`;

@@ -41,6 +41,12 @@ const eventsStep = z.strictObject({ name: z.string().optional(), expect_events: 
 
 export const scenarioStepSchema = z.union([requestStep, advanceStep, balancesStep, eventsStep]);
 
+/**
+ * A scenario file: name, seed, optional start and project, and its steps.
+ *
+ * @example
+ * scenarioSchema.parse({ name: 'demo', steps: [{ advance: 'P1M' }] });
+ */
 export const scenarioSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),

@@ -18,7 +18,12 @@ export type ApiErrorType =
   | 'server_error'
   | 'teapot';
 
-/** The status each error type is answered with (the real service's mapping; `teapot` is 418). */
+/**
+ * The status each error type is answered with (the real service's mapping; `teapot` is 418).
+ *
+ * @example
+ * STATUS_BY_ERROR_TYPE.idempotency_error; // 409
+ */
 export const STATUS_BY_ERROR_TYPE = {
   parameter_error: 400,
   invalid_request: 400,

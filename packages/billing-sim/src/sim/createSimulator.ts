@@ -60,6 +60,12 @@ export interface BillingSimulator {
   close(): void;
 }
 
+/**
+ * Where the virtual clock starts when no `now` is given: 2026-01-01T00:00:00Z.
+ *
+ * @example
+ * createBillingSimulator().now() === DEFAULT_START; // true
+ */
 export const DEFAULT_START = Date.UTC(2026, 0, 1);
 
 /** Applies a partial webhook configuration to the current one. */

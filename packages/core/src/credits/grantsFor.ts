@@ -7,7 +7,12 @@ import type { VirtualCurrency } from './virtualCurrency.js';
 /** The kind of purchase event that may earn credits. */
 export type GrantKind = 'trial' | 'purchase' | 'renewal' | 'top_up';
 
-/** Whether each kind is a subscription cycle (whose credits may expire at the cycle's end). */
+/**
+ * Whether each kind is a subscription cycle (whose credits may expire at the cycle's end).
+ *
+ * @example
+ * IS_SUBSCRIPTION_CYCLE.top_up; // false: top-up credits never expire
+ */
 export const IS_SUBSCRIPTION_CYCLE = {
   trial: true,
   purchase: true,

@@ -5,23 +5,54 @@
  */
 import { z } from 'zod';
 
-/** The largest balance a customer may hold of one currency (the billing service's documented cap). */
+/**
+ * The largest balance a customer may hold of one currency (the billing service's documented cap).
+ *
+ * @example
+ * if (balance + amount > BALANCE_MAX) return 'balance_limit';
+ */
 export const BALANCE_MAX = 2_000_000_000;
-/** The most virtual currencies one project may define. */
+/**
+ * The most virtual currencies one project may define.
+ *
+ * @example
+ * if (project.currencies.size >= MAX_CURRENCIES_PER_PROJECT) return 422;
+ */
 export const MAX_CURRENCIES_PER_PROJECT = 100;
-/** What a currency code looks like: 1–10 letters, digits or underscores. */
+/**
+ * What a currency code looks like: 1–10 letters, digits or underscores.
+ *
+ * @example
+ * CURRENCY_CODE_PATTERN.test('CRD'); // true
+ */
 export const CURRENCY_CODE_PATTERN = /^[A-Za-z0-9_]{1,10}$/;
 
-/** The message given when a grant uses the published reference's singular `product_id`. */
+/**
+ * The message given when a grant uses the published reference's singular `product_id`.
+ *
+ * @example
+ * issues.some((i) => i.message === SINGULAR_PRODUCT_ID_MESSAGE);
+ */
 export const SINGULAR_PRODUCT_ID_MESSAGE =
   'product_id is not accepted: use the product_ids array, e.g. "product_ids": ["monthly"]';
 
-/** A currency code, e.g. `CRD`. */
+/**
+ * A currency code, e.g. `CRD`.
+ *
+ * @example
+ * currencyCodeSchema.safeParse('A-B').success; // false
+ */
 export const currencyCodeSchema = z
   .string()
   .regex(CURRENCY_CODE_PATTERN, 'code must be 1–10 characters of A-Z, a-z, 0-9 or _');
 
-/** One product grant as the API accepts it; defaults are applied on output. */
+/**
+ * One product grant as the API accepts it; defaults (`expire_at_cycle_end` false, `trial_amount` 0)
+ * are applied on output, and a singular `product_id` is rejected.
+ *
+ * @example
+ * productGrantInputSchema.parse({ product_ids: ['monthly'], amount: 100 }).trial_amount; // 0
+ */
 export const productGrantInputSchema = z
   .strictObject({
     product_ids: z.array(z.string().min(1).max(255)).min(1, 'product_ids must list at least one product'),
@@ -44,7 +75,12 @@ const nameSchema = z.string().min(1).max(50);
 const descriptionSchema = z.string().min(1).max(1500).nullable().optional();
 const grantsSchema = z.array(productGrantInputSchema).nullable().optional();
 
-/** The body of a create request: `code`, `name`, optional `description` and `product_grants`. */
+/**
+ * The body of a create request: `code`, `name`, optional `description` and `product_grants`.
+ *
+ * @example
+ * virtualCurrencyCreateSchema.safeParse({ code: 'CRD', name: 'Credits' }).success; // true
+ */
 export const virtualCurrencyCreateSchema = z.strictObject({
   code: currencyCodeSchema,
   name: nameSchema,
@@ -52,7 +88,12 @@ export const virtualCurrencyCreateSchema = z.strictObject({
   product_grants: grantsSchema,
 });
 
-/** The body of an update request: any of `name`, `description`, `product_grants` (the code is fixed). */
+/**
+ * The body of an update request: any of `name`, `description`, `product_grants` (the code is fixed).
+ *
+ * @example
+ * virtualCurrencyUpdateSchema.safeParse({ code: 'X' }).success; // false
+ */
 export const virtualCurrencyUpdateSchema = z.strictObject({
   name: nameSchema.optional(),
   description: descriptionSchema,
