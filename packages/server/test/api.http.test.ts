@@ -72,6 +72,13 @@ describe('GET /api/subscribers/:customer_id', () => {
     expect(res.body.error).toMatchObject({ code: 'not_found', field: 'customer_id' });
   });
 
+  it('answers 400 (not 500) for a malformed %-escape in the id', async () => {
+    app = await startTestServer();
+    const res = await app.request('GET', '/api/subscribers/%E0%A4%A');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_request');
+  });
+
   it('decodes URL-encoded ids', async () => {
     app = await startTestServer();
     await seed(app, '$RCAnonymousID:a b/c', 'active');

@@ -22,7 +22,8 @@ export function notFound(req: Request, res: Response): void {
 
 /**
  * Given a logger, returns the Express error handler: body-parser errors become 400/413/415 in the
- * error shape; anything else is logged and answered 500 `internal_error` without details.
+ * error shape, other 4xx errors from Express 400; anything else is logged and answered 500
+ * `internal_error` without details.
  *
  * @example
  * app.use(errorHandler(logger));
@@ -31,7 +32,11 @@ export function errorHandler(logger: Logger) {
   // Express recognises error handlers by their four parameters.
   return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     const type = (error as { type?: unknown } | null)?.type;
-    const mapped = typeof type === 'string' ? BODY_ERRORS[type]?.() : undefined;
+    const status = (error as { status?: unknown } | null)?.status;
+    const mapped =
+      (typeof type === 'string' ? BODY_ERRORS[type]?.() : undefined) ??
+      // Other client errors raised by Express itself (e.g. a malformed %-escape in a path parameter).
+      (typeof status === 'number' && status >= 400 && status < 500 ? apiError('invalid_request', 'Malformed request') : undefined);
     const result = mapped ?? apiError('internal_error', 'Internal error');
     if (mapped === undefined) {
       const log = (res.locals['log'] as Logger | undefined) ?? logger;
