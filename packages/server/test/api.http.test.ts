@@ -146,6 +146,14 @@ describe('POST /api/subscribers/:customer_id/activity', () => {
     expect(res.body.error).toMatchObject({ code: 'invalid_request', field });
   });
 
+  it('answers 415 for a body that is not application/json', async () => {
+    app = await startTestServer();
+    await seed(app, 'u1', 'active');
+    const res = await app.request('POST', '/api/subscribers/u1/activity', '{"at":1}', { 'content-type': 'text/plain' });
+    expect(res.status).toBe(415);
+    expect(res.body.error.code).toBe('unsupported_media_type');
+  });
+
   it('answers 400 invalid_json for malformed JSON and 413 for a body over 1 MB', async () => {
     app = await startTestServer();
     await seed(app, 'u1', 'active');

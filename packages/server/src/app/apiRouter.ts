@@ -31,6 +31,12 @@ export function createApiRouter(rt: RetentionRuntime): express.Router {
     send(res, apiError('unauthorized', 'Missing or wrong bearer token (TENURE_API_KEY)'));
   });
   router.use(express.json({ limit: '1mb' }));
+  // A body that is not JSON would otherwise be ignored silently (and `{}` assumed).
+  router.use((req, res, next) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (!hasBody || req.body !== undefined) return next();
+    send(res, apiError('unsupported_media_type', 'Send the body as application/json', 'body'));
+  });
 
   const withCustomer = (run: (id: string, req: Request) => Promise<HandlerResult>) =>
     route(async (req) => {

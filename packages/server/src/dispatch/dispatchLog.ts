@@ -4,7 +4,12 @@
  */
 import type { Action, DeliveryChannel, Urgency } from '@tenure/core';
 
-/** What happened to one attempt. `retrying` is a failed attempt that will be tried again. */
+/**
+ * What happened to one attempt. `retrying` is a failed attempt that will be tried again.
+ *
+ * @example
+ * DISPATCH_OUTCOMES.includes(record.outcome); // true
+ */
 export const DISPATCH_OUTCOMES = ['sent', 'retrying', 'failed', 'logged', 'skipped_cooldown', 'skipped_no_notifier'] as const;
 export type DispatchOutcome = (typeof DISPATCH_OUTCOMES)[number];
 
@@ -33,6 +38,10 @@ export interface DispatchPage {
   next_cursor: number | null;
 }
 
+/**
+ * The dispatch log port: append-only attempt records (newest-first pages) and cooldown marks.
+ * Claiming a cooldown must be atomic, since batch and auto-dispatch can race for the same alert.
+ */
 export interface DispatchLog {
   append(entry: Omit<DispatchRecord, 'id'>): Promise<DispatchRecord>;
   /** Newest first, records with `id < before` when given. */

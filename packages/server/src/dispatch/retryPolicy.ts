@@ -9,7 +9,12 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-/** Three attempts, 1 s then 2 s apart. */
+/**
+ * The default policy: three attempts, 1 s then 2 s apart, delays capped at 30 s.
+ *
+ * @example
+ * createRetentionApp({ dispatch: { retry: { ...DEFAULT_RETRY_POLICY, attempts: 5 } } });
+ */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 };
 
 /**

@@ -3,7 +3,12 @@
  * error code to HTTP status (the edge's only place where statuses for errors are chosen).
  */
 
-/** Every error code the service answers with. */
+/**
+ * Every error code the service answers with, and its HTTP status: a total table.
+ *
+ * @example
+ * ERROR_STATUS.payload_too_large; // 413
+ */
 export const ERROR_STATUS = {
   invalid_request: 400,
   invalid_json: 400,
@@ -18,12 +23,12 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** The error body. `field` names the offending field (dotted path) when there is one. */
+/** The one error body of every route. `field` names the offending input (dotted path) when there is one. */
 export interface ApiErrorBody {
   error: { code: ErrorCode; message: string; field?: string };
 }
 
-/** A handler's answer: a status and a JSON body. */
+/** What every framework-free handler returns: a status and a JSON body; adapters only send it. */
 export interface HandlerResult<B = unknown> {
   status: number;
   body: B;

@@ -24,7 +24,13 @@ export interface ChatNotifier {
 /** One alert channel. Rejects with a `NotifyError` (or any error, treated as retryable) on failure. */
 export type Notifier = EmailNotifier | ChatNotifier;
 
-/** A failed delivery; `retryable` says whether another attempt may succeed (5xx, network errors). */
+/**
+ * A failed delivery; `retryable` says whether another attempt may succeed (5xx, network errors).
+ * Notifiers reject with it so the dispatcher knows whether to retry.
+ *
+ * @example
+ * throw new NotifyError(`chat webhook answered HTTP ${status}`, { retryable: status >= 500 });
+ */
 export class NotifyError extends Error {
   readonly retryable: boolean;
   constructor(message: string, options: { retryable: boolean; cause?: unknown }) {

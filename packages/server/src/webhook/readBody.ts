@@ -1,7 +1,12 @@
 /** Reading a request body as text with a byte limit, without a framework. */
 import type { IncomingMessage } from 'node:http';
 
-/** The webhook body limit: 1 MB. */
+/**
+ * The webhook (and API) body limit: 1 MB; larger bodies are answered 413.
+ *
+ * @example
+ * await readBody(req, WEBHOOK_BODY_LIMIT);
+ */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 export type ReadBodyResult = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' };
