@@ -4,15 +4,15 @@ import { defineConfig } from 'vitest/config';
 
 // Tests run against each package's TypeScript source (the "@tenure/source" export condition),
 // so no build is needed before testing.
-const conditions = ['@tenure/source', 'node', 'import', 'module', 'default'];
+const conditions = ['@tenure/source', 'node'];
 
-const project = (name: string) => ({
+const project = (name: string, root = `packages/${name}`) => ({
   extends: false as const,
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
     name,
-    root: `packages/${name}`,
+    root,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['../../vitest.setup.ts'],
   },
@@ -20,6 +20,11 @@ const project = (name: string) => ({
 
 export default defineConfig({
   test: {
-    projects: [project('core'), project('server'), project('billing-sim')],
+    projects: [
+      project('core'),
+      project('server'),
+      project('billing-sim'),
+      project('quickstart', 'examples/quickstart'),
+    ],
   },
 });

@@ -1,0 +1,38 @@
+/**
+ * `npm start`: the billing simulator on :4000 sending webhooks to the retention service on :3000.
+ * Ports come from PORT and BILLING_SIM_PORT; Ctrl-C stops both.
+ */
+import { startLocalStack } from './startLocalStack.js';
+
+const stack = await startLocalStack({
+  retentionPort: Number(process.env.PORT ?? 3000),
+  billingPort: Number(process.env.BILLING_SIM_PORT ?? 4000),
+  seed: process.env.BILLING_SIM_SEED ?? 'quickstart',
+  logLevel: process.env.LOG_LEVEL ?? 'warn',
+});
+const r = stack.retention.url;
+const b = stack.billing.url;
+const json = "-H 'content-type: application/json'";
+
+console.log(`
+tenure is running
+  retention service  ${r}   GET /health, /api/at-risk, /api/subscribers/{id}/recommend, /openapi.json
+  billing simulator  ${b}   RevenueCat API v2 under /v2, control API under /sim, /openapi.json
+  webhooks           ${b} → ${r}/webhook (shared secret, fast retries); scores follow the simulator's clock
+
+Try this:
+  curl -s ${json} -d '{"id":"pro_monthly","type":"subscription","period":"P1M","trial_period":"P14D"}' ${b}/sim/products
+  curl -s ${json} -d '{"customer_id":"alice","product_id":"pro_monthly","trial":true}' ${b}/sim/purchases
+  curl -s ${json} -d '{"by":"P11D"}' ${b}/sim/clock/advance; curl -s ${r}/api/subscribers/alice/recommend
+
+Or run a month of a small app against it: npm run demo   (Ctrl-C stops both services)
+`);
+
+const stop = () => {
+  stack.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

@@ -1,0 +1,78 @@
+/**
+ * The whole system in one process: the billing simulator delivering real HTTP webhooks to the
+ * retention service. The retention service reads the simulator's virtual clock, so scores and
+ * recommendations follow simulated time even when the clock moves with no event (day 12 of a trial).
+ */
+import { randomUUID } from 'node:crypto';
+import { startBillingSim, type RunningBillingSim } from '@tenure/billing-sim';
+import { createLogger, startRetentionServer, type RunningRetentionServer, type StartOptions } from '@tenure/server';
+
+export interface LocalStackOptions {
+  /** Retention service port; default 3000, 0 for a free one. */
+  retentionPort?: number;
+  /** Simulator port; default 4000, 0 for a free one. */
+  billingPort?: number;
+  host?: string;
+  /** Seed of the simulator's ids and fault decisions. */
+  seed?: string;
+  /** Shared webhook secret; a random one by default. */
+  webhookAuth?: string;
+  /** Pino level of the retention service's logs; default "info". */
+  logLevel?: string;
+  /** Extra options for the retention service (notifiers, dispatch, config). */
+  retention?: Omit<StartOptions, 'port' | 'host' | 'webhookAuthKey' | 'clock'>;
+}
+
+export interface LocalStack {
+  retention: RunningRetentionServer;
+  billing: RunningBillingSim;
+  webhookAuth: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the retention service and the billing simulator, with the simulator's webhooks pointed at
+ * the service's `POST /webhook` (fast retry schedule) and the shared secret on both sides.
+ *
+ * @example
+ * const stack = await startLocalStack({ retentionPort: 0, billingPort: 0, seed: 'e2e' });
+ * await stack.close();
+ */
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const host = options.host ?? '127.0.0.1';
+  const webhookAuth = options.webhookAuth ?? `Bearer ${randomUUID()}`;
+  let billing: RunningBillingSim | undefined;
+  const retention = await startRetentionServer({
+    logger: createLogger({ service: 'tenure', level: options.logLevel ?? 'info' }),
+    ...options.retention,
+    port: options.retentionPort ?? 3000,
+    host,
+    webhookAuthKey: webhookAuth,
+    // The simulator's virtual clock once it runs (it starts right after), wall time before.
+    clock: { now: () => billing?.sim.now() ?? Date.now() },
+    handleSignals: false,
+    describe: { clock: 'billing simulator' },
+  });
+  try {
+    billing = await startBillingSim({
+      port: options.billingPort ?? 4000,
+      host,
+      seed: options.seed ?? 'quickstart',
+      webhook: { url: `${retention.url}/webhook`, authorization: webhookAuth, retry_schedule: 'fast' },
+      log: () => {},
+    });
+  } catch (error) {
+    await retention.close();
+    throw error;
+  }
+  const running = billing;
+  return {
+    retention,
+    billing: running,
+    webhookAuth,
+    close: async () => {
+      await running.stop();
+      await retention.close();
+    },
+  };
+}
