@@ -104,6 +104,13 @@ describe('GET /api/subscribers/:customer_id/recommend', () => {
     app = await startTestServer();
     expect((await app.request('GET', '/api/subscribers/ghost/recommend')).status).toBe(404);
   });
+
+  it('applies rule overrides from the config option', async () => {
+    app = await startTestServer({ config: { recommend: { billing_alert_above: 95 } } });
+    await seed(app, 'u1', 'billing'); // score 90: no longer above the alert threshold
+    const res = await app.request('GET', '/api/subscribers/u1/recommend');
+    expect(res.body.recommendations.map((r: { action: string }) => r.action)).toEqual(['payment_update']);
+  });
 });
 
 describe('POST /api/subscribers/:customer_id/activity', () => {

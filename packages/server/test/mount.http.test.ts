@@ -15,9 +15,10 @@ afterEach(async () => {
   await closeRetentionApp(retention);
 });
 
-async function host(parseFirst: boolean): Promise<string> {
+async function host(parseFirst: boolean | 'raw'): Promise<string> {
   const app = express();
-  if (parseFirst) app.use(express.json());
+  if (parseFirst === 'raw') app.use(express.raw({ type: '*/*' }));
+  else if (parseFirst) app.use(express.json());
   retention = createRetentionApp({ logger: pino({ level: 'silent' }), webhookAuthKey: 'k' });
   app.use('/retention', retention);
   app.get('/mine', (_req, res) => void res.send('host route'));
@@ -29,7 +30,7 @@ async function host(parseFirst: boolean): Promise<string> {
 const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'k' }, body: JSON.stringify(body) });
 
-describe.each([false, true])('createRetentionApp mounted under /retention (host parses JSON first: %s)', (parseFirst) => {
+describe.each([false, true, 'raw' as const])('createRetentionApp mounted under /retention (host parses the body first: %s)', (parseFirst) => {
   it('serves the webhook and the API under the prefix', async () => {
     const base = await host(parseFirst);
     expect((await post(`${base}/retention/webhook`, fixture('expiration', { app_user_id: 'm1' }))).status).toBe(200);

@@ -41,7 +41,9 @@ export function bindRetentionApp(rt: RetentionRuntime): Express {
     const result =
       typeof body === 'string' || body === undefined
         ? await handleWebhook(body ?? '', req.headers, rt)
-        : await handleParsedWebhook(body, req.headers, rt); // a host app parsed it already
+        : Buffer.isBuffer(body) // a host app ran express.raw() first
+          ? await handleWebhook(body.toString('utf8'), req.headers, rt)
+          : await handleParsedWebhook(body, req.headers, rt); // a host app ran express.json() first
     res.status(result.status).json(result.body);
   });
   app.all('/webhook', (_req, res) => {

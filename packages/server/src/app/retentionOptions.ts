@@ -80,7 +80,7 @@ export interface RetentionRuntime {
 export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime {
   const store = options.store ?? createMemorySubscriberStore();
   const clock = options.clock ?? wallClock();
-  const config = resolveConfig((options.config ?? {}) as ConfigOverrides);
+  const config = resolveConfig(options.config);
   const serviceName = options.serviceName ?? 'tenure';
   const logger = options.logger ?? createLogger({ service: serviceName });
   const notifiers = options.notifiers ?? [];
