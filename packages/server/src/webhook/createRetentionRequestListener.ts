@@ -7,7 +7,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Express } from 'express';
 import { bindRetentionApp } from '../app/createRetentionApp.js';
 import { resolveRuntime, type RetentionOptions, type RetentionRuntime } from '../app/retentionOptions.js';
-import { apiError } from '../http/apiError.js';
+import { apiError, type ApiErrorBody } from '../http/apiError.js';
 import { requestIdFrom } from '../http/requestId.js';
 import { ACK_JSON, handleWebhook, type WebhookResult } from './handleWebhook.js';
 import { readBody, WEBHOOK_BODY_LIMIT } from './readBody.js';
@@ -67,7 +67,7 @@ export function createRetentionRequestListener(options: RetentionOptions = {}): 
     }
     // 2xx at debug: the hot path logs only what needs attention at the default level.
     const line = { req_id: requestId, method: 'POST', path: '/webhook', status: result.status, ms: Math.round((performance.now() - start) * 10) / 10 };
-    if (result.status >= 400) log.warn(line, 'webhook rejected');
+    if (result.status >= 400) log.warn({ ...line, error: (result.body as ApiErrorBody).error }, 'webhook rejected');
     else if (log.isLevelEnabled('debug')) log.debug(line, 'request');
   }
 
