@@ -41,14 +41,22 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   let conversion = false;
   let failures = 0;
   let renewals = 0;
+  // Rank and activity come from the tables below, read as constants per case rather than looked up
+  // by the type string.
+  let rank: number;
+  let activity: boolean;
   switch (event.type) {
     case 'INITIAL_PURCHASE':
+      rank = EVENT_PRECEDENCE.INITIAL_PURCHASE;
+      activity = ACTIVITY_EVENT_TYPES.INITIAL_PURCHASE;
       trial = event.period_type === 'TRIAL';
       nextState = trial ? 'trialing' : 'active';
       product = event.product_id ?? null;
       expiration = event.expiration_at_ms ?? null;
       break;
     case 'RENEWAL':
+      rank = EVENT_PRECEDENCE.RENEWAL;
+      activity = ACTIVITY_EVENT_TYPES.RENEWAL;
       nextState = 'active';
       product = event.product_id ?? null;
       expiration = event.expiration_at_ms ?? null;
@@ -56,6 +64,8 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       renewals = 1;
       break;
     case 'CANCELLATION':
+      rank = EVENT_PRECEDENCE.CANCELLATION;
+      activity = ACTIVITY_EVENT_TYPES.CANCELLATION;
       // The billing service sends CANCELLATION(BILLING_ERROR) with BILLING_ISSUE when a charge fails:
       // an involuntary billing problem, not a voluntary cancellation, and no extra failure.
       nextState = event.cancel_reason === 'BILLING_ERROR' ? 'billing_issue' : 'pending_cancel';
@@ -63,32 +73,42 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       expiration = event.expiration_at_ms ?? null;
       break;
     case 'UNCANCELLATION':
+      rank = EVENT_PRECEDENCE.UNCANCELLATION;
+      activity = ACTIVITY_EVENT_TYPES.UNCANCELLATION;
       nextState = 'active';
       product = event.product_id ?? null;
       expiration = event.expiration_at_ms ?? null;
       break;
     case 'EXPIRATION':
+      rank = EVENT_PRECEDENCE.EXPIRATION;
+      activity = ACTIVITY_EVENT_TYPES.EXPIRATION;
       nextState = 'churned';
       product = event.product_id ?? null;
       expiration = event.expiration_at_ms ?? null;
       break;
     case 'BILLING_ISSUE':
+      rank = EVENT_PRECEDENCE.BILLING_ISSUE;
+      activity = ACTIVITY_EVENT_TYPES.BILLING_ISSUE;
       nextState = 'billing_issue';
       product = event.product_id ?? null;
       expiration = event.expiration_at_ms ?? null;
       failures = 1;
       break;
     case 'PRODUCT_CHANGE':
+      rank = EVENT_PRECEDENCE.PRODUCT_CHANGE;
+      activity = ACTIVITY_EVENT_TYPES.PRODUCT_CHANGE;
       nextState = 'active';
       product = event.new_product_id ?? event.product_id ?? null;
       expiration = event.expiration_at_ms ?? null;
       break;
     case 'NON_RENEWING_PURCHASE':
+      rank = EVENT_PRECEDENCE.NON_RENEWING_PURCHASE;
+      activity = ACTIVITY_EVENT_TYPES.NON_RENEWING_PURCHASE;
       // A top-up: activity only. Its product is not the subscription's, and it has no period.
       break;
   }
 
-  const key: EventKey = { at, rank: EVENT_PRECEDENCE[event.type], id: event.id };
+  const key: EventKey = { at, rank, id: event.id };
   const prev = subscriber;
 
   let state: SubscriberState = prev === undefined ? 'active' : prev.state;
@@ -130,7 +150,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
 
   const prevActivity = prev === undefined ? null : prev.last_activity_at;
   const lastActivityAt =
-    ACTIVITY_EVENT_TYPES[event.type] && (prevActivity === null || at > prevActivity) ? at : prevActivity;
+    activity && (prevActivity === null || at > prevActivity) ? at : prevActivity;
 
   if (prev === undefined) {
     return {
