@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackNotifier, createSmtpNotifier } from '../src/index.js';
 import { startChatReceiver } from './helpers/chatReceiver.js';

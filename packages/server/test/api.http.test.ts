@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAY, T0 } from './helpers/fixtures.js';
 import { seed } from './helpers/seed.js';

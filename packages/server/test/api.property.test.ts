@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from './helpers/seed.js';

@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import { afterEach, describe, expect, it } from 'vitest';
 import { seed } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/testServer.js';

@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/runCli.js';

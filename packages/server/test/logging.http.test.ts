@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';

@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/testServer.js';
 

@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 /** End-to-end scenarios in RevenueCat's payload format, with real SMTP and chat receivers. */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import { request } from 'node:http';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixture, T0 } from './helpers/fixtures.js';
 import { startTestServer, type Mode, type TestServer } from './helpers/testServer.js';

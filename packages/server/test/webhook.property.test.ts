@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import fc from 'fast-check';
 import { HANDLED_EVENT_TYPES } from '@tenure/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-import './helpers/cjsInterop.js'; // first: see the file
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-import './cjsInterop.js';
 /** Starts the real service on 127.0.0.1:0 with test doubles where the outside world would be. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
