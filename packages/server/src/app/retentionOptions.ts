@@ -102,7 +102,8 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
   const autoDispatch = d.auto ?? true;
 
   const afterApplied = (subscriber: Subscriber) => {
-    if (!autoDispatch) return;
+    // Auto-dispatch only ever sends immediate alerts; without a channel there is nothing to do.
+    if (!autoDispatch || !dispatcher.canSend) return;
     try {
       const assessment = assessSubscriber(subscriber, clock.now(), config);
       if (assessment.recommendations[0]?.urgency !== 'immediate') return;

@@ -61,7 +61,9 @@ export interface DispatchLog {
  * await log.claimCooldown('u1|winback|email', now, 86_400_000); // true, then false for 24 h
  */
 export function createMemoryDispatchLog(capacity = 10_000): DispatchLog {
-  const records: DispatchRecord[] = [];
+  // A ring buffer: appending at capacity overwrites the oldest record in O(1).
+  const ring: DispatchRecord[] = [];
+  let start = 0;
   const cooldowns = new Map<string, number>();
   let nextId = 1;
   let claimsSincePrune = 0;
@@ -73,14 +75,17 @@ export function createMemoryDispatchLog(capacity = 10_000): DispatchLog {
   return {
     async append(entry) {
       const record: DispatchRecord = { id: nextId++, ...entry };
-      records.push(record);
-      if (records.length > capacity) records.splice(0, records.length - capacity);
+      if (ring.length < capacity) ring.push(record);
+      else {
+        ring[start] = record;
+        start = (start + 1) % capacity;
+      }
       return record;
     },
     async list({ limit, before }) {
       const items: DispatchRecord[] = [];
-      for (let i = records.length - 1; i >= 0 && items.length < limit + 1; i--) {
-        const record = records[i]!;
+      for (let i = ring.length - 1; i >= 0 && items.length < limit + 1; i--) {
+        const record = ring[(start + i) % ring.length]!;
         if (before === undefined || record.id < before) items.push(record);
       }
       const more = items.length > limit;

@@ -106,6 +106,20 @@ describe('createDispatcher', () => {
     expect(email.sent).toHaveLength(2);
   });
 
+  it('records cooldown skips of a batch pass but not of a repeated webhook trigger', async () => {
+    const { dispatcher, entries } = setup([createMemoryEmailNotifier(), createMemoryChatNotifier()]);
+    await dispatcher.run(churnedPlan(), 'webhook');
+    expect((await dispatcher.run(churnedPlan(), 'webhook')).outcomes.skipped_cooldown).toBe(2);
+    expect((await entries()).map((e) => e.outcome)).toEqual(['sent', 'sent']);
+    await dispatcher.run(churnedPlan(), 'batch');
+    expect((await entries()).map((e) => e.outcome)).toEqual(['sent', 'sent', 'skipped_cooldown', 'skipped_cooldown']);
+  });
+
+  it('says whether it can send at all', () => {
+    expect(setup([]).dispatcher.canSend).toBe(false);
+    expect(setup([createMemoryEmailNotifier()]).dispatcher.canSend).toBe(true);
+  });
+
   it('records a channel without a notifier as skipped_no_notifier', async () => {
     const { dispatcher } = setup([createMemoryEmailNotifier()]);
     const summary = await dispatcher.run(churnedPlan(), 'batch');

@@ -35,6 +35,8 @@ export interface DispatchSummary {
 }
 
 export interface Dispatcher {
+  /** True when at least one email or chat notifier is configured (else auto-dispatch has nothing to send). */
+  readonly canSend: boolean;
   /** Delivers every planned delivery; resolves with the summary once all have a final outcome. */
   run(deliveries: readonly Delivery[], trigger: DispatchTrigger): Promise<DispatchSummary>;
   /** Resolves when no dispatch is in flight (graceful shutdown). */
@@ -93,7 +95,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       return 'skipped_no_notifier';
     }
     if (!(await deps.log.claimCooldown(key, deps.clock.now(), deps.cooldownMs))) {
-      await record('skipped_cooldown', 0, null);
+      // Not an attempt: a batch pass records it (to explain its summary); a webhook's repeat stays quiet.
+      if (trigger === 'batch') await record('skipped_cooldown', 0, null);
       return 'skipped_cooldown';
     }
     if (notifier === undefined) {
@@ -132,6 +135,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   };
 
   return {
+    canSend: byChannel.size > 0,
     async run(deliveries, trigger) {
       const summary: DispatchSummary = {
         subscribers: new Set(deliveries.map((d) => d.alert.customer_id)).size,
