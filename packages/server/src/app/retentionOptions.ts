@@ -65,8 +65,8 @@ export interface RetentionRuntime {
   dispatchLog: DispatchLog;
   autoDispatch: boolean;
   notifiers: readonly Notifier[];
-  /** Auto-dispatch for one subscriber (called after a webhook's response). */
-  afterApplied: (subscriber: Subscriber) => void;
+  /** Auto-dispatch for one subscriber (called after a webhook's response); undefined when off. */
+  afterApplied: ((subscriber: Subscriber) => void) | undefined;
   /** Waits for in-flight dispatches, then closes notifiers and the store. */
   close(): Promise<void>;
 }
@@ -101,9 +101,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
   });
   const autoDispatch = d.auto ?? true;
 
-  const afterApplied = (subscriber: Subscriber) => {
-    // Auto-dispatch only ever sends immediate alerts; without a channel there is nothing to do.
-    if (!autoDispatch || !dispatcher.canSend) return;
+  const autoDispatchOne = (subscriber: Subscriber) => {
     try {
       const assessment = assessSubscriber(subscriber, clock.now(), config);
       if (assessment.recommendations[0]?.urgency !== 'immediate') return;
@@ -127,7 +125,8 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     dispatchLog,
     autoDispatch,
     notifiers,
-    afterApplied,
+    // Auto-dispatch only ever sends immediate alerts: without a channel there is nothing to schedule.
+    afterApplied: autoDispatch && dispatcher.canSend ? autoDispatchOne : undefined,
     async close() {
       await dispatcher.idle();
       await Promise.allSettled(notifiers.map((n) => n.close?.()));

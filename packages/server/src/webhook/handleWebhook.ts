@@ -14,7 +14,7 @@ export interface WebhookDeps {
   /** Checks the Authorization header against BILLING_WEBHOOK_AUTH_KEY (disabled when unset). */
   webhookAuth: SecretMatcher;
   /** Runs after the response for every newly applied event (auto-dispatch); errors are its own. */
-  afterApplied?: (subscriber: Subscriber) => void;
+  afterApplied?: ((subscriber: Subscriber) => void) | undefined;
 }
 
 /** The 200 answer: `result` says what happened to the event. */
