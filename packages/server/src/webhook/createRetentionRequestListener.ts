@@ -65,10 +65,12 @@ export function createRetentionRequestListener(options: RetentionOptions = {}): 
       log.error({ req_id: requestId, err: String(error) }, 'webhook failed');
       if (!res.headersSent) write(res, requestId, result);
     }
-    // 2xx at debug: the hot path logs only what needs attention at the default level.
+    // 2xx at debug: the hot path logs (and allocates a log line) only when it needs attention.
+    const rejected = result.status >= 400;
+    if (!rejected && !log.isLevelEnabled('debug')) return;
     const line = { req_id: requestId, method: 'POST', path: '/webhook', status: result.status, ms: Math.round((performance.now() - start) * 10) / 10 };
-    if (result.status >= 400) log.warn({ ...line, error: (result.body as ApiErrorBody).error }, 'webhook rejected');
-    else if (log.isLevelEnabled('debug')) log.debug(line, 'request');
+    if (rejected) log.warn({ ...line, error: (result.body as ApiErrorBody).error }, 'webhook rejected');
+    else log.debug(line, 'request');
   }
 
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
