@@ -113,6 +113,15 @@ describe('POST /api/dispatch', () => {
     expect(app.email.sent).toHaveLength(2);
   });
 
+  it('takes the filters in the query string too, the body winning', async () => {
+    await population();
+    const res = await app.request('POST', '/api/dispatch?state=churned&dry_run=true', {});
+    expect(res.body).toMatchObject({ dry_run: true, subscribers: 2 });
+    const both = await app.request('POST', '/api/dispatch?state=churned&dry_run=true', { state: 'billing_issue' });
+    expect(both.body.planned.map((p: { customer_id: string }) => p.customer_id)).toEqual(['b1', 'b1']);
+    expect((await app.request('POST', '/api/dispatch?min_score=x', {})).body.error.field).toBe('min_score');
+  });
+
   it('with dry_run, plans without sending or logging', async () => {
     await population();
     const res = await app.request('POST', '/api/dispatch', { dry_run: true, limit: 1 });

@@ -32,6 +32,13 @@ export const atRiskQuerySchema = z.strictObject({
 });
 export type AtRiskQuery = z.output<typeof atRiskQuerySchema>;
 
+/** POST /api/dispatch also takes the filters in the query string (the body wins). */
+export const dispatchQuerySchema = z.strictObject({
+  ...filters,
+  limit: queryInt(1, 500).optional(),
+  dry_run: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+});
+
 /** The dispatch body takes the at-risk filters as JSON values. */
 export const dispatchBodySchema = z.strictObject({
   min_score: z.number().int().min(0).max(100).optional(),

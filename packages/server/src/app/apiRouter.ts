@@ -2,7 +2,7 @@
 import express, { type Request, type Response } from 'express';
 import { getRecommendations, getSubscriber, listAtRisk, recordSubscriberActivity } from '../api/subscriberHandlers.js';
 import { listDispatches, runDispatch } from '../api/dispatchHandlers.js';
-import { activityBodySchema, atRiskQuerySchema, customerIdParamsSchema, dispatchBodySchema, dispatchesQuerySchema } from '../api/schemas.js';
+import { activityBodySchema, atRiskQuerySchema, customerIdParamsSchema, dispatchBodySchema, dispatchesQuerySchema, dispatchQuerySchema } from '../api/schemas.js';
 import { apiError, type HandlerResult } from '../http/apiError.js';
 import { headerValue } from '../http/secretMatcher.js';
 import { validate } from '../http/validate.js';
@@ -63,8 +63,10 @@ export function createApiRouter(rt: RetentionRuntime): express.Router {
   router.post(
     '/dispatch',
     route(async (req) => {
+      const query = validate(dispatchQuerySchema, req.query);
+      if (!query.ok) return query.error;
       const body = validate(dispatchBodySchema, bodyOf(req));
-      return body.ok ? runDispatch(rt, body.data) : body.error;
+      return body.ok ? runDispatch(rt, { ...query.data, ...body.data }) : body.error;
     }),
   );
   router.get(

@@ -70,6 +70,7 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
       '/api/dispatch': {
         post: {
           summary: 'One dispatch pass over at-risk subscribers (top recommendation each)',
+          parameters: queryParams(s.dispatchQuerySchema),
           requestBody: { required: false, content: content(s.dispatchBodySchema) },
           ...api({ responses: { '200': ok('Counts per outcome and channel', s.dispatchSummarySchema), ...common } }),
         },
