@@ -22,10 +22,10 @@ import {
 
 /** Runs an operation and adds the ids and types of the events it emitted to its response. */
 function withEvents(sim: BillingSimulator, run: () => SimResponse): SimResponse {
-  const before = sim.events().length;
+  const before = sim.eventCount();
   const res = run();
   if (res.status >= 300 || typeof res.body !== 'object' || res.body === null) return res;
-  const events = sim.events().slice(before).map((b) => ({ id: b.event.id, type: b.event.type, event_timestamp_ms: b.event.event_timestamp_ms }));
+  const events = sim.eventsSince(before).map((b) => ({ id: b.event.id, type: b.event.type, event_timestamp_ms: b.event.event_timestamp_ms }));
   return { ...res, body: { ...res.body, events } };
 }
 

@@ -111,8 +111,8 @@ export function runScenario(input: unknown, options: BillingSimulatorOptions = {
       }
       return null;
     }
-    const types = sim.events().slice(seenEvents).map((b) => b.event.type);
-    seenEvents = sim.events().length;
+    const types = sim.eventsSince(seenEvents).map((b) => b.event.type);
+    seenEvents = sim.eventCount();
     return subsetMismatch(step.expect_events, types, 'events');
   };
 

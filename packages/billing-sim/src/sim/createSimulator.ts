@@ -51,6 +51,10 @@ export interface BillingSimulator {
   pendingJobs(): Job[];
   /** Every webhook body emitted so far, in order. */
   events(): WebhookBody[];
+  /** How many webhook bodies were emitted so far (cheap, unlike `events().length`). */
+  eventCount(): number;
+  /** The bodies emitted from position `index` on: what one operation emitted, without copying the history. */
+  eventsSince(index: number): WebhookBody[];
   /** Calls `listener` with each event as it is emitted; returns the unsubscribe function. */
   onEvent(listener: (body: WebhookBody) => void): () => void;
   webhookConfig(): WebhookConfig;
@@ -109,7 +113,7 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
     random: seededRandom(`${seed}:faults`),
   });
   const ctx: SimContext = {
-    state: { now: options.now ?? DEFAULT_START, projects: new Map(), products: new Map(), seq: 0 },
+    state: { now: options.now ?? DEFAULT_START, projects: new Map(), subscriptions: new Map(), products: new Map(), seq: 0 },
     settings,
     random: seededRandom(seed),
     emit(body) {
@@ -136,6 +140,8 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
     advanceTo: (at) => advanceTo(ctx, at),
     pendingJobs: () => pendingJobs(ctx),
     events: () => [...history],
+    eventCount: () => history.length,
+    eventsSince: (index) => history.slice(index),
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

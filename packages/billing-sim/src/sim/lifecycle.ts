@@ -69,6 +69,7 @@ export function purchase(ctx: SimContext, input: PurchaseInput): Result<Purchase
     cancel_reason: null,
   };
   customer.subscriptions.push(sub);
+  ctx.state.subscriptions.set(sub.id, { customer, sub });
   emitLifecycle(ctx, 'INITIAL_PURCHASE', customer, sub);
   grantFor(ctx, customer, product, trial === null ? 'purchase' : 'trial', sub.period_end, transactionId);
   return ok({ kind: 'subscription', subscription_id: sub.id, transaction_id: transactionId });
@@ -76,13 +77,7 @@ export function purchase(ctx: SimContext, input: PurchaseInput): Result<Purchase
 
 /** Finds a subscription by id in any project. */
 export function findSubscription(ctx: SimContext, id: string): { customer: CustomerState; sub: SubscriptionState } | undefined {
-  for (const project of ctx.state.projects.values()) {
-    for (const customer of project.customers.values()) {
-      const sub = customer.subscriptions.find((s) => s.id === id);
-      if (sub !== undefined) return { customer, sub };
-    }
-  }
-  return undefined;
+  return ctx.state.subscriptions.get(id);
 }
 
 type SubOp = Result<{ customer: CustomerState; sub: SubscriptionState }>;

@@ -74,6 +74,8 @@ export interface ProjectState {
 export interface SimState {
   now: number;
   projects: Map<string, ProjectState>;
+  /** Every subscription by id, with its customer (subscriptions are never removed). */
+  subscriptions: Map<string, { customer: CustomerState; sub: SubscriptionState }>;
   products: Map<string, Product>;
   seq: number;
 }

@@ -1,0 +1,58 @@
+/** A binary min-heap: push and pop in O(log n). */
+
+export interface MinHeap<T> {
+  push(item: T): void;
+  pop(): T | undefined;
+  readonly size: number;
+}
+
+/**
+ * Given a comparison (negative when `a` comes first), returns an empty heap.
+ *
+ * @example
+ * const heap = createMinHeap<number>((a, b) => a - b);
+ * heap.push(3); heap.push(1); heap.pop(); // 1
+ */
+export function createMinHeap<T>(compare: (a: T, b: T) => number): MinHeap<T> {
+  const items: T[] = [];
+  const swap = (i: number, j: number) => {
+    const t = items[i]!;
+    items[i] = items[j]!;
+    items[j] = t;
+  };
+  return {
+    get size() {
+      return items.length;
+    },
+    push(item) {
+      items.push(item);
+      let i = items.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (compare(items[i]!, items[parent]!) >= 0) break;
+        swap(i, parent);
+        i = parent;
+      }
+    },
+    pop() {
+      if (items.length === 0) return undefined;
+      const top = items[0];
+      const last = items.pop()!;
+      if (items.length > 0) {
+        items[0] = last;
+        let i = 0;
+        for (;;) {
+          const l = 2 * i + 1;
+          const r = l + 1;
+          let m = i;
+          if (l < items.length && compare(items[l]!, items[m]!) < 0) m = l;
+          if (r < items.length && compare(items[r]!, items[m]!) < 0) m = r;
+          if (m === i) break;
+          swap(i, m);
+          i = m;
+        }
+      }
+      return top;
+    },
+  };
+}
