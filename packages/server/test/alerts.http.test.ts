@@ -53,6 +53,24 @@ describe('alerts on real channels', () => {
     expect(chat.posts[1]!.body.text).toContain('c');
   });
 
+  it('spaces a batch at the default 1 message/s per channel (time injected)', async () => {
+    const waits: number[] = [];
+    const app = await startTestServer({ dispatch: { auto: false, sleep: async (ms) => void waits.push(ms) } });
+    cleanups.push(app.close);
+    await seed(app, 'c1', 'churned');
+    await seed(app, 'c2', 'churned');
+    await seed(app, 'c3', 'churned');
+    const summary = (await app.request('POST', '/api/dispatch', {})).body;
+    expect(summary.outcomes.sent).toBe(6);
+    // Per channel: the first message at once, the next two 1 s and 2 s later.
+    expect(waits).toHaveLength(4);
+    const sorted = [...waits].sort((a, b) => a - b);
+    expect(sorted[0]).toBeGreaterThan(900);
+    expect(sorted[1]).toBeGreaterThan(900);
+    expect(sorted[2]).toBeGreaterThan(1900);
+    expect(sorted[3]).toBeLessThanOrEqual(2000);
+  });
+
   it('does not auto-dispatch when turned off, nor for a soon recommendation', async () => {
     const off = await withReceivers([], { dispatch: { auto: false } });
     await seed(off.app, 'b', 'billing');
