@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/runCli.js';
 import { SERVE_HELP } from '../src/cli/helpText.js';
+import { fixture } from './helpers/fixtures.js';
 
 function capture() {
   const out: string[] = [];
@@ -69,5 +70,19 @@ describe('tenure CLI', () => {
       await running!.close();
     }
     expect(JSON.stringify(c.logs)).not.toMatch(/rc-key|api-key/);
+  });
+
+  it('uses TENURE_CLOCK: a fixed ISO time is "now" for scores and recommendations', async () => {
+    const c = capture();
+    const { running } = await runCli(['serve', '--port', '0'], { TENURE_CLOCK: '2026-01-12T00:00:00Z' }, c.io);
+    try {
+      // The trial fixture starts 2026-01-01 and lasts 14 days: the 12th is day 12.
+      await fetch(`${running!.url}/webhook`, { method: 'POST', body: JSON.stringify(fixture('initial_purchase_trial')) });
+      const rec = (await (await fetch(`${running!.url}/api/subscribers/user_1/recommend`)).json()) as { recommendations: { action: string }[] };
+      expect(rec.recommendations[0]!.action).toBe('trial_nudge');
+      expect(c.logs.find((l) => typeof l['url'] === 'string')!['clock']).toBe('2026-01-12T00:00:00.000Z');
+    } finally {
+      await running!.close();
+    }
   });
 });
