@@ -112,6 +112,15 @@ describe.each<Mode>(['listener', 'express'])('POST /webhook (%s)', (mode) => {
     expect(res.headers.get('x-request-id')).toBe('abc-123');
   });
 
+  it('answers 503 when the store fails, so the billing service retries', async () => {
+    const { createMemorySubscriberStore } = await import('../src/index.js');
+    const failing = { ...createMemorySubscriberStore(), applyEvent: () => Promise.reject(new Error('disk full')) };
+    await start({ store: failing });
+    const res = await app.webhook(fixture('initial_purchase'));
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe('unavailable');
+  });
+
   it('observes event time (for TENURE_CLOCK=event)', async () => {
     const { eventClock } = await import('../src/index.js');
     const clock = eventClock(() => 0);
