@@ -3,6 +3,7 @@
  * anything but 200 on the retry schedule, keeps a delivery log of every attempt, redelivers by id,
  * and injects faults (duplicates, reordering, delays, drops) from a seeded PRNG.
  */
+import { createDeque } from '../internal/deque.js';
 import type { Random } from '../internal/random.js';
 import type { WebhookBody } from '../sim/webhookEvents.js';
 import type { WebhookConfig } from './deliveryConfig.js';
@@ -59,7 +60,7 @@ export interface Outbox {
 export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Scheduler; transport: Transport; random: Random }): Outbox {
   const { scheduler, transport, random } = deps;
   const records = new Map<string, DeliveryRecord>();
-  const queue: QueueItem[] = [];
+  const queue = createDeque<QueueItem>();
   const timers = new Set<unknown>();
   let running = false;
   let waiters: (() => void)[] = [];
@@ -136,9 +137,9 @@ export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Sch
       const window = Math.min(deps.config().faults.reorder_window, queue.length);
       if (item.kind === 'initial' && window > 0 && chance(deps.config().faults.reorder_rate)) {
         const j = Math.floor(random() * window);
-        const swapped = queue[j];
+        const swapped = queue.at(j);
         if (swapped !== undefined) {
-          queue[j] = item;
+          queue.set(j, item);
           item.record.faults.push('reorder');
           item = swapped;
         }

@@ -7,14 +7,16 @@ export interface MinHeap<T> {
 }
 
 /**
- * Given a comparison (negative when `a` comes first), returns an empty heap.
+ * Given a comparison (negative when `a` comes first) and optionally items already sorted by it,
+ * returns a heap of them (empty by default).
  *
  * @example
  * const heap = createMinHeap<number>((a, b) => a - b);
  * heap.push(3); heap.push(1); heap.pop(); // 1
  */
-export function createMinHeap<T>(compare: (a: T, b: T) => number): MinHeap<T> {
-  const items: T[] = [];
+export function createMinHeap<T>(compare: (a: T, b: T) => number, sorted: T[] = []): MinHeap<T> {
+  // A sorted array is already a valid heap, so the initial jobs need no pushes.
+  const items: T[] = sorted;
   const swap = (i: number, j: number) => {
     const t = items[i]!;
     items[i] = items[j]!;

@@ -34,6 +34,8 @@ export interface Job {
 interface LiveJob extends Job {
   customer: CustomerState;
   sub: SubscriptionState | null;
+  /** JOB_RANK of the kind, kept on the job for the heap's comparisons. */
+  rank: number;
   /** Creation order for ties: the customer's place in the scan, then the job's place among its own. */
   customerSeq: number;
   localSeq: number;
@@ -47,39 +49,65 @@ function subscriptionJob(sub: SubscriptionState): { at: number; kind: JobKind } 
   return { at: sub.period_end, kind: sub.period_type === 'TRIAL' ? 'trial_conversion' : 'renewal' };
 }
 
+/** When the customer's next expiring lot expires, or +Infinity. */
+function nextCreditExpiry(customer: CustomerState): number {
+  let next = Number.POSITIVE_INFINITY;
+  for (const lot of customer.ledger.lots) if (lot.expires_at !== null && lot.expires_at < next) next = lot.expires_at;
+  return next;
+}
+
+function liveJob(
+  projectId: string,
+  customer: CustomerState,
+  customerSeq: number,
+  localSeq: number,
+  at: number,
+  kind: JobKind,
+  sub: SubscriptionState | null,
+): LiveJob {
+  return {
+    at,
+    kind,
+    project_id: projectId,
+    customer_id: customer.id,
+    subscription_id: sub === null ? null : sub.id,
+    customer,
+    sub,
+    rank: JOB_RANK[kind],
+    customerSeq,
+    localSeq,
+  };
+}
+
 /** One customer's jobs, derived from its state: its next credit expiry, then one per live subscription. */
-function customerJobs(projectId: string, customer: CustomerState, customerSeq: number): LiveJob[] {
-  const jobs: LiveJob[] = [];
-  const base = { project_id: projectId, customer_id: customer.id, customer, customerSeq };
-  let nextExpiry = Number.POSITIVE_INFINITY;
-  for (const lot of customer.ledger.lots) if (lot.expires_at !== null) nextExpiry = Math.min(nextExpiry, lot.expires_at);
-  if (Number.isFinite(nextExpiry)) {
-    jobs.push({ ...base, at: nextExpiry, kind: 'credit_expiry', subscription_id: null, sub: null, localSeq: 0 });
-  }
-  customer.subscriptions.forEach((sub, index) => {
+function customerJobs(projectId: string, customer: CustomerState, customerSeq: number, out: LiveJob[]): void {
+  const expiry = nextCreditExpiry(customer);
+  if (expiry !== Number.POSITIVE_INFINITY) out.push(liveJob(projectId, customer, customerSeq, 0, expiry, 'credit_expiry', null));
+  const subs = customer.subscriptions;
+  for (let index = 0; index < subs.length; index += 1) {
+    const sub = subs[index]!;
     const job = subscriptionJob(sub);
-    if (job !== null) jobs.push({ ...base, ...job, subscription_id: sub.id, sub, localSeq: index + 1 });
-  });
-  return jobs;
+    if (job !== null) out.push(liveJob(projectId, customer, customerSeq, index + 1, job.at, job.kind, sub));
+  }
 }
 
 const compareJobs = (a: LiveJob, b: LiveJob) =>
-  a.at - b.at || JOB_RANK[a.kind] - JOB_RANK[b.kind] || a.customerSeq - b.customerSeq || a.localSeq - b.localSeq;
+  a.at - b.at || a.rank - b.rank || a.customerSeq - b.customerSeq || a.localSeq - b.localSeq;
 
 function liveJobs(ctx: SimContext): LiveJob[] {
   const jobs: LiveJob[] = [];
   let customerSeq = 0;
   for (const project of ctx.state.projects.values()) {
-    for (const customer of project.customers.values()) jobs.push(...customerJobs(project.id, customer, customerSeq++));
+    for (const customer of project.customers.values()) customerJobs(project.id, customer, customerSeq++, jobs);
   }
   return jobs.sort(compareJobs);
 }
 
 /** A queued job is still live when its customer's state still derives the same job. */
 function isStillLive(job: LiveJob): boolean {
-  return customerJobs(job.project_id, job.customer, job.customerSeq).some(
-    (current) => current.kind === job.kind && current.at === job.at && current.subscription_id === job.subscription_id,
-  );
+  if (job.sub === null) return nextCreditExpiry(job.customer) === job.at;
+  const current = subscriptionJob(job.sub);
+  return current !== null && current.kind === job.kind && current.at === job.at;
 }
 
 /** The jobs waiting on the clock, soonest first. */
@@ -129,8 +157,7 @@ export function advanceTo(ctx: SimContext, target: number): Result<{ now: number
   if (!Number.isSafeInteger(target) || target < ctx.state.now) {
     return fail('parameter_error', 'The clock can only move forward', 'to');
   }
-  const heap = createMinHeap(compareJobs);
-  for (const job of liveJobs(ctx)) heap.push(job);
+  const heap = createMinHeap(compareJobs, liveJobs(ctx));
   const ran: Job[] = [];
   while (ran.length < MAX_JOBS_PER_ADVANCE) {
     const next = heap.pop();
@@ -142,7 +169,9 @@ export function advanceTo(ctx: SimContext, target: number): Result<{ now: number
     ctx.state.now = Math.max(ctx.state.now, next.at);
     runJob(ctx, next);
     ran.push({ at: next.at, kind: next.kind, project_id: next.project_id, customer_id: next.customer_id, subscription_id: next.subscription_id });
-    for (const job of customerJobs(next.project_id, next.customer, next.customerSeq)) heap.push(job);
+    const again: LiveJob[] = [];
+    customerJobs(next.project_id, next.customer, next.customerSeq, again);
+    for (const job of again) heap.push(job);
   }
   return fail('unprocessable_entity_error', `More than ${MAX_JOBS_PER_ADVANCE} jobs in one advance; advance in smaller steps`, 'to');
 }

@@ -1,0 +1,90 @@
+/**
+ * Billing simulator benchmark: one clock advance through the renewals of many monthly subscriptions
+ * (grants, cycle-end credit expiry and webhook bodies built, every event delivered to a local sink),
+ * beside JSON.stringify of the same bodies (the floor of building them) measured in the same run.
+ * Then the same month delivered over real HTTP to a loopback receiver, for the delivery rate.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { createBillingSimulator, createRequestHandler, type Transport } from '@tenure/billing-sim';
+
+interface SimRun {
+  subscriptions: number;
+  setupMs: number;
+  advanceMs: number;
+  deliveredMs: number;
+  events: number;
+  stringifyMs: number;
+}
+
+async function runMonth(subscriptions: number, transport: Transport, url: string): Promise<SimRun> {
+  const sim = createBillingSimulator({ seed: 'bench', webhook: { url, retry_schedule: 'fast' }, transport });
+  const handle = createRequestHandler(sim);
+  const post = (path: string, body: unknown) => {
+    const res = handle({ method: 'POST', path, query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  };
+  const setupStart = performance.now();
+  post('/sim/products', { id: 'pro_monthly', type: 'subscription', period: 'P1M', price: 9.99 });
+  post('/v2/projects/proj_sim/virtual_currencies', {
+    code: 'CRD',
+    name: 'Credits',
+    product_grants: [{ product_ids: ['pro_monthly'], amount: 100, expire_at_cycle_end: true }],
+  });
+  for (let i = 0; i < subscriptions; i += 1) post('/sim/purchases', { customer_id: `user_${i}`, product_id: 'pro_monthly' });
+  await sim.outbox.idle();
+  const setupMs = performance.now() - setupStart;
+
+  const before = sim.events().length;
+  const start = performance.now();
+  const advanced = sim.advanceBy('P1M');
+  if (!advanced.ok) throw new Error('advance failed');
+  const advanceMs = performance.now() - start;
+  await sim.outbox.idle();
+  const deliveredMs = performance.now() - start;
+  const bodies = sim.events().slice(before);
+
+  const stringifyStart = performance.now();
+  let bytes = 0;
+  for (const body of bodies) bytes += JSON.stringify(body).length;
+  const stringifyMs = performance.now() - stringifyStart;
+  if (bytes === 0) throw new Error('no bodies');
+  sim.close();
+  return { subscriptions, setupMs, advanceMs, deliveredMs, events: bodies.length, stringifyMs };
+}
+
+const rate = (events: number, ms: number) => `${((events / ms) * 1000).toFixed(0)} events/s`;
+
+export async function runSimBench(): Promise<void> {
+  const subscriptions = Number(process.env.BENCH_SIM_SUBSCRIPTIONS ?? 100_000);
+  let delivered = 0;
+  const sink: Transport = async () => {
+    delivered += 1;
+    return { status: 200 };
+  };
+  console.log(`\nsim: ${subscriptions.toLocaleString('en')} monthly subscriptions with a 100-credit cycle grant; advance P1M`);
+  const local = await runMonth(subscriptions, sink, 'http://sink.local/webhook');
+  console.log(`  setup (purchases + initial events delivered): ${(local.setupMs / 1000).toFixed(1)} s`);
+  console.log(`  JSON.stringify of the month's ${local.events.toLocaleString('en')} bodies (baseline): ${local.stringifyMs.toFixed(0)} ms, ${rate(local.events, local.stringifyMs)}`);
+  console.log(`  advance P1M (renewals, grants, expiries, bodies built):  ${local.advanceMs.toFixed(0)} ms, ${rate(local.events, local.advanceMs)}, ${(local.stringifyMs / local.advanceMs).toFixed(2)} × baseline`);
+  console.log(`  … and every event delivered to an in-process sink:        ${local.deliveredMs.toFixed(0)} ms, ${rate(local.events, local.deliveredMs)}, ${(local.stringifyMs / local.deliveredMs).toFixed(2)} × baseline`);
+  if (delivered === 0) throw new Error('nothing was delivered');
+
+  // Real HTTP to a loopback receiver: the simulator delivers one event at a time, in order.
+  const httpSubscriptions = Number(process.env.BENCH_SIM_HTTP_SUBSCRIPTIONS ?? 5_000);
+  let received = 0;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const port = (receiver.address() as AddressInfo).port;
+  const { fetchTransport } = await import('@tenure/billing-sim');
+  const http = await runMonth(httpSubscriptions, fetchTransport(), `http://127.0.0.1:${port}/webhook`);
+  receiver.close();
+  console.log(`  over real HTTP (${httpSubscriptions.toLocaleString('en')} subscriptions, one delivery at a time): ${http.events.toLocaleString('en')} events in ${http.deliveredMs.toFixed(0)} ms, ${rate(http.events, http.deliveredMs)} (${received.toLocaleString('en')} received)`);
+}
