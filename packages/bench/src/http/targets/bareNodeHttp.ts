@@ -5,7 +5,8 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    // The readiness probe is a bodyless GET; every measured request is a POST with a JSON body.
+    if (req.method === 'POST') JSON.parse(Buffer.concat(chunks).toString('utf8'));
     const body = '{"ok":true}';
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
     res.end(body);
