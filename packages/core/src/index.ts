@@ -61,6 +61,7 @@ export { recommend } from './recommend/recommend.js';
 export { assessSubscriber } from './recommend/assessSubscriber.js';
 
 // --- Dispatch ---
+export type { ChatBlock, HeaderBlock, SectionBlock, ContextBlock, DividerBlock, TextObject, PlainTextObject, MrkdwnObject } from './dispatch/blockKit.js';
 export { CHANNELS_BY_URGENCY } from './dispatch/delivery.js';
 export type { Assessment, Alert, Delivery, DeliveryChannel } from './dispatch/delivery.js';
 export { planDispatch } from './dispatch/planDispatch.js';

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
-const ALLOWED_PACKAGES = new Set(['zod', 'ts-pattern', '@slack/types']);
-const TYPE_ONLY_PACKAGES = new Set(['@slack/types']);
+const ALLOWED_PACKAGES = new Set(['zod', 'ts-pattern']);
+const TYPE_ONLY_PACKAGES = new Set<string>();
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -30,7 +30,7 @@ describe('core architecture', () => {
     expect(files.length).toBeGreaterThan(10);
   });
 
-  it('imports only relative paths, zod, ts-pattern and (types only) @slack/types', () => {
+  it('imports only relative paths, zod and ts-pattern', () => {
     const offenders: string[] = [];
     for (const { path, text } of files) {
       for (const match of text.matchAll(importPattern)) {

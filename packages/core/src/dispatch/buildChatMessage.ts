@@ -1,5 +1,5 @@
 /** The chat rendering of an alert: a Slack incoming-webhook payload in Block Kit. */
-import type { KnownBlock } from '@slack/types';
+import type { ChatBlock } from './blockKit.js';
 import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, escapeMrkdwn, signed } from './alertText.js';
 import type { Alert } from './delivery.js';
 import { RISK_COLOR_EMOJI, RISK_COLOR_HEX, riskColor } from './riskColor.js';
@@ -8,13 +8,13 @@ import { RISK_COLOR_EMOJI, RISK_COLOR_HEX, riskColor } from './riskColor.js';
 export interface ChatAttachment {
   /** Hex colour of the bar, from `RISK_COLOR_HEX`. */
   color: string;
-  blocks: KnownBlock[];
+  blocks: ChatBlock[];
 }
 
 /** A Slack incoming-webhook payload: `text` is the notification and fallback text. */
 export interface ChatMessage {
   text: string;
-  blocks: KnownBlock[];
+  blocks: ChatBlock[];
   attachments: ChatAttachment[];
 }
 
@@ -55,7 +55,7 @@ export function buildChatMessage(alert: Alert, options: AlertMessageOptions = {}
     `${emoji} ${risk.band} risk (score ${risk.score}) for ${customer}: ` +
     `${recommendation.action} (${recommendation.urgency}). ${reason}`;
 
-  const blocks: KnownBlock[] = [
+  const blocks: ChatBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: `${emoji} Retention alert: ${action}`, emoji: true } },
     {
       type: 'section',
@@ -78,7 +78,7 @@ export function buildChatMessage(alert: Alert, options: AlertMessageOptions = {}
     options.link === undefined
       ? `Sent by ${service}`
       : `Sent by ${service} · <${slackUrl(options.link)}|Open subscriber>`;
-  const attachmentBlocks: KnownBlock[] = [
+  const attachmentBlocks: ChatBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: `*Reason*\n${reason}` } },
     {
       type: 'section',
