@@ -156,7 +156,7 @@ export function changeProduct(ctx: SimContext, id: string, newProductId: string,
 /** Removes up to `amounts` credits (floored at the balance) and reports the removal by webhook. */
 function takeBack(ctx: SimContext, customer: CustomerState, amounts: Map<string, number>, product: Product, tx: string): void {
   const balances = balancesOf(customer.ledger, ctx.state.now);
-  const adjustments: Record<string, number> = {};
+  const adjustments: Record<string, number> = Object.create(null) as Record<string, number>; // "__proto__" is a valid code
   for (const [code, amount] of amounts) {
     const take = Math.min(amount, balances[code] ?? 0);
     if (take > 0) adjustments[code] = -take;

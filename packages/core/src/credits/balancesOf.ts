@@ -9,7 +9,8 @@ import { isLive, type Balances, type Ledger } from './ledger.js';
  * balancesOf(ledger, now); // { CRD: 150 }
  */
 export function balancesOf(ledger: Ledger, now: number): Balances {
-  const balances: Balances = {};
+  // No prototype: a currency code such as "toString" or "constructor" must read as an absent balance.
+  const balances: Balances = Object.create(null) as Balances;
   for (const lot of ledger.lots) {
     if (!isLive(lot, now)) continue;
     balances[lot.currency] = (balances[lot.currency] ?? 0) + lot.remaining;

@@ -109,3 +109,18 @@ describe('setBalances', () => {
     expect(setBalances(mixed(), { CRD: BALANCE_MAX + 1 }, 10)).toMatchObject({ ok: false });
   });
 });
+
+describe('currency codes named like Object.prototype members', () => {
+  it('treats them as ordinary currencies: spending with no balance is refused, deposits are numbers', () => {
+    const spend = adjustBalances(emptyLedger(), { toString: -5 }, 1000);
+    expect(spend.ok ? 'applied' : spend.error.code).toBe('insufficient_balance');
+    const deposit = adjustBalances(emptyLedger(), { constructor: 5, valueOf: 7 }, 1000);
+    expect(deposit.ok && { ...deposit.balances }).toEqual({ constructor: 5, valueOf: 7 });
+  });
+
+  it('sets a balance of a currency coded "__proto__" like any other', () => {
+    const targets = JSON.parse('{"__proto__": 40}') as Record<string, number>;
+    const out = setBalances(emptyLedger(), targets, 1000);
+    expect(out.ok && Object.entries(out.balances)).toEqual([['__proto__', 40]]);
+  });
+});

@@ -20,7 +20,7 @@ export function setBalances(
   now: number,
   opts: { reference?: string; known_currencies?: readonly string[] } = {},
 ): AdjustmentOutcome {
-  const deltas: Record<string, number> = {};
+  const deltas: Record<string, number> = Object.create(null) as Record<string, number>; // "__proto__" is a valid code
   for (const [code, target] of Object.entries(targets)) {
     if (!Number.isSafeInteger(target) || target < 0 || target > BALANCE_MAX) {
       return {
