@@ -51,15 +51,11 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       activity = ACTIVITY_EVENT_TYPES.INITIAL_PURCHASE;
       trial = event.period_type === 'TRIAL';
       nextState = trial ? 'trialing' : 'active';
-      product = event.product_id ?? null;
-      expiration = event.expiration_at_ms ?? null;
       break;
     case 'RENEWAL':
       rank = EVENT_PRECEDENCE.RENEWAL;
       activity = ACTIVITY_EVENT_TYPES.RENEWAL;
       nextState = 'active';
-      product = event.product_id ?? null;
-      expiration = event.expiration_at_ms ?? null;
       conversion = event.is_trial_conversion === true;
       renewals = 1;
       break;
@@ -69,43 +65,40 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       // The billing service sends CANCELLATION(BILLING_ERROR) with BILLING_ISSUE when a charge fails:
       // an involuntary billing problem, not a voluntary cancellation, and no extra failure.
       nextState = event.cancel_reason === 'BILLING_ERROR' ? 'billing_issue' : 'pending_cancel';
-      product = event.product_id ?? null;
-      expiration = event.expiration_at_ms ?? null;
       break;
     case 'UNCANCELLATION':
       rank = EVENT_PRECEDENCE.UNCANCELLATION;
       activity = ACTIVITY_EVENT_TYPES.UNCANCELLATION;
       nextState = 'active';
-      product = event.product_id ?? null;
-      expiration = event.expiration_at_ms ?? null;
       break;
     case 'EXPIRATION':
       rank = EVENT_PRECEDENCE.EXPIRATION;
       activity = ACTIVITY_EVENT_TYPES.EXPIRATION;
       nextState = 'churned';
-      product = event.product_id ?? null;
-      expiration = event.expiration_at_ms ?? null;
       break;
     case 'BILLING_ISSUE':
       rank = EVENT_PRECEDENCE.BILLING_ISSUE;
       activity = ACTIVITY_EVENT_TYPES.BILLING_ISSUE;
       nextState = 'billing_issue';
-      product = event.product_id ?? null;
-      expiration = event.expiration_at_ms ?? null;
       failures = 1;
       break;
     case 'PRODUCT_CHANGE':
       rank = EVENT_PRECEDENCE.PRODUCT_CHANGE;
       activity = ACTIVITY_EVENT_TYPES.PRODUCT_CHANGE;
       nextState = 'active';
-      product = event.new_product_id ?? event.product_id ?? null;
-      expiration = event.expiration_at_ms ?? null;
+      product = event.new_product_id ?? null;
       break;
     case 'NON_RENEWING_PURCHASE':
       rank = EVENT_PRECEDENCE.NON_RENEWING_PURCHASE;
       activity = ACTIVITY_EVENT_TYPES.NON_RENEWING_PURCHASE;
       // A top-up: activity only. Its product is not the subscription's, and it has no period.
       break;
+  }
+  if (nextState !== null) {
+    // Every lifecycle event names the subscription's product (unless a product change named the
+    // new one) and the end of its current period.
+    product ??= event.product_id ?? null;
+    expiration = event.expiration_at_ms ?? null;
   }
 
   const key: EventKey = { at, rank, id: event.id };
