@@ -1,6 +1,10 @@
 // The root vitest config. Vitest 4 ignores a file with this name unless it is passed with
 // `--config vitest.workspace.ts` (see package.json's test script), so every project is listed here.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// Pins fast-check's seed when FC_SEED is set (every project), so a CI failure can be replayed.
+const setupFile = fileURLToPath(new URL('./packages/core/test/fastCheckSeed.setup.ts', import.meta.url));
 
 // Tests run against each package's TypeScript source (the "@tenure/source" export condition),
 // so no build is needed before testing.
@@ -14,7 +18,7 @@ const project = (name: string, root = `packages/${name}`) => ({
     name,
     root,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    setupFiles: ['../../vitest.setup.ts'],
+    setupFiles: [setupFile],
   },
 });
 
