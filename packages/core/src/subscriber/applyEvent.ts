@@ -145,46 +145,24 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   const lastActivityAt =
     activity && (prevActivity === null || at > prevActivity) ? at : prevActivity;
 
-  if (prev === undefined) {
-    return {
-      customer_id: event.app_user_id,
-      state,
-      state_key: stateKey,
-      product_id: productId,
-      product_key: productKey,
-      period_ends_at: periodEndsAt,
-      period_key: periodKey,
-      billing_failures: failures,
-      renewals,
-      trial_started_at: trialStartedAt,
-      trial_ends_at: trialEndsAt,
-      trial_key: trialKey,
-      trial_converted_at: convertedAt,
-      conversion_key: conversionKey,
-      last_activity_at: lastActivityAt,
-      first_event_at: at,
-      last_event_at: at,
-      event_count: 1,
-    };
-  }
   return {
-    customer_id: prev.customer_id,
+    customer_id: prev === undefined ? event.app_user_id : prev.customer_id,
     state,
     state_key: stateKey,
     product_id: productId,
     product_key: productKey,
     period_ends_at: periodEndsAt,
     period_key: periodKey,
-    billing_failures: prev.billing_failures + failures,
-    renewals: prev.renewals + renewals,
+    billing_failures: (prev === undefined ? 0 : prev.billing_failures) + failures,
+    renewals: (prev === undefined ? 0 : prev.renewals) + renewals,
     trial_started_at: trialStartedAt,
     trial_ends_at: trialEndsAt,
     trial_key: trialKey,
     trial_converted_at: convertedAt,
     conversion_key: conversionKey,
     last_activity_at: lastActivityAt,
-    first_event_at: at < prev.first_event_at ? at : prev.first_event_at,
-    last_event_at: at > prev.last_event_at ? at : prev.last_event_at,
-    event_count: prev.event_count + 1,
+    first_event_at: prev === undefined || at < prev.first_event_at ? at : prev.first_event_at,
+    last_event_at: prev === undefined || at > prev.last_event_at ? at : prev.last_event_at,
+    event_count: (prev === undefined ? 0 : prev.event_count) + 1,
   };
 }
