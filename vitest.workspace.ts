@@ -26,6 +26,8 @@ export default defineConfig({
   test: {
     projects: [
       project('core'),
+      project('store-sqlite'),
+      project('store-postgres'),
       project('server'),
       project('billing-sim'),
       project('quickstart', 'examples/quickstart'),

@@ -52,13 +52,15 @@ export { RISK_BANDS } from './risk/risk.js';
 export type { Risk, RiskBand, RiskBreakdown } from './risk/risk.js';
 export { scoreSubscriber } from './risk/scoreSubscriber.js';
 export { bandFor } from './risk/bandFor.js';
-export { inactiveDays } from './risk/inactiveDays.js';
+export { inactiveDays, inactivityPoints } from './risk/inactiveDays.js';
 
 // --- Recommendations ---
 export { ACTIONS, URGENCIES, URGENCY_BY_ACTION, URGENCY_RANK } from './recommend/recommendation.js';
 export type { Action, Urgency, Recommendation } from './recommend/recommendation.js';
 export { recommend } from './recommend/recommend.js';
 export { assessSubscriber } from './recommend/assessSubscriber.js';
+export { sameAssessment } from './recommend/sameAssessment.js';
+export { nextAssessmentChange } from './recommend/nextAssessmentChange.js';
 
 // --- Dispatch ---
 export type { ChatBlock, HeaderBlock, SectionBlock, ContextBlock, DividerBlock, TextObject, PlainTextObject, MrkdwnObject } from './dispatch/blockKit.js';
@@ -109,5 +111,15 @@ export { adjustBalances } from './credits/adjustBalances.js';
 export type { AdjustmentOutcome, AdjustmentError, AdjustmentErrorCode, AdjustOptions } from './credits/adjustBalances.js';
 export { setBalances } from './credits/setBalances.js';
 
-// --- Store port ---
-export type { SubscriberStore, ApplyOutcome } from './store/subscriberStore.js';
+// --- At-risk selection ---
+export { compareIds } from './atRisk/compareIds.js';
+export { atRiskMinScore, compareAtRisk, matchesAtRisk, selectAtRisk } from './atRisk/atRisk.js';
+export type { AtRiskFilters, AtRiskPosition, AtRiskQuery, AtRiskRow, AtRiskPage } from './atRisk/atRisk.js';
+export { materializeAtRisk, configFingerprint } from './atRisk/materializeAtRisk.js';
+
+// --- Store ports ---
+export type { SubscriberStore, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, ProgressListener } from './store/subscriberStore.js';
+export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
+export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger } from './store/dispatchLog.js';
+export { EXPORT_API_VERSION, toExportLine, parseExportLine } from './store/exportLine.js';
+export type { ParsedExportLine } from './store/exportLine.js';

@@ -1,5 +1,5 @@
 /** How long a subscriber has been inactive, as the scorer and the recommender both count it. */
-import { DAY_MS } from '../config/defaultConfig.js';
+import { DAY_MS, type TenureConfig } from '../config/defaultConfig.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 
 /**
@@ -14,4 +14,18 @@ export function inactiveDays(subscriber: Subscriber, now: number): number {
   const reference = subscriber.last_activity_at ?? subscriber.first_event_at;
   const elapsed = now - reference;
   return elapsed > 0 ? Math.floor(elapsed / DAY_MS) : 0;
+}
+
+/**
+ * Given a number of inactive days and the configuration, returns the inactivity points of the
+ * score: after `inactivity_grace_days`, +1 per `inactivity_days_per_point` full days, clamped to
+ * 0..`inactivity_cap`. Pure.
+ *
+ * @example
+ * inactivityPoints(14, DEFAULT_CONFIG); // 3
+ */
+export function inactivityPoints(days: number, config: TenureConfig): number {
+  const r = config.risk;
+  const overdue = Math.floor((days - r.inactivity_grace_days) / r.inactivity_days_per_point);
+  return overdue < 0 ? 0 : overdue > r.inactivity_cap ? r.inactivity_cap : overdue;
 }

@@ -7,7 +7,7 @@
 import { DAY_MS, DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConfig.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { bandFor } from './bandFor.js';
-import { inactiveDays } from './inactiveDays.js';
+import { inactiveDays, inactivityPoints } from './inactiveDays.js';
 import type { Risk } from './risk.js';
 
 const MIN_SCORE = 0;
@@ -36,8 +36,7 @@ export function scoreSubscriber(subscriber: Subscriber, now: number, config: Ten
   const renewalPoints = subscriber.renewals * r.renewal_points;
   const renewals = renewalPoints >= 0 ? 0 : renewalPoints < r.renewal_cap ? r.renewal_cap : renewalPoints;
 
-  const overdue = Math.floor((inactiveDays(subscriber, now) - r.inactivity_grace_days) / r.inactivity_days_per_point);
-  const inactivity = overdue < 0 ? 0 : overdue > r.inactivity_cap ? r.inactivity_cap : overdue;
+  const inactivity = inactivityPoints(inactiveDays(subscriber, now), config);
 
   let trialConversion = 0;
   const started = subscriber.trial_started_at;

@@ -1,10 +1,14 @@
 /**
- * The store port: what an adapter needs to keep subscribers. Types only; implementations live in
- * adapter packages (in-memory in @tenure/server, durable stores in their own packages), so a store
- * package depends on the core alone.
+ * The store port: what an adapter needs to keep subscribers durable and answer the at-risk query
+ * from an index. Types only; implementations live in adapter packages (in memory in
+ * @tenure/server, `@tenure/store-sqlite`, `@tenure/store-postgres`), each run against one contract
+ * suite, so a store package depends on the core alone.
  */
+import type { TenureConfig } from '../config/defaultConfig.js';
 import type { HandledEvent } from '../events/webhookSchema.js';
+import type { AtRiskPage, AtRiskQuery, AtRiskRow } from '../atRisk/atRisk.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
+import type { DispatchLog } from './dispatchLog.js';
 
 /** What happened to one delivered event. */
 export type ApplyOutcome =
@@ -12,23 +16,75 @@ export type ApplyOutcome =
   /** The event id was seen before: nothing changed. */
   | { status: 'duplicate'; subscriber: Subscriber | undefined };
 
-/** Persistence of subscribers with exactly-once application of events. Async so any backend fits. */
+/**
+ * The instant and the rules a store assesses with. Stores materialize each subscriber's at-risk
+ * row at `now` under `config`; a call with another configuration than the rows were built with
+ * re-materializes every row first. Query times are expected not to go backwards (wall time, the
+ * event clock and the simulator's clock never do); a row materialized at a later instant than a
+ * query's `now` answers as of its own instant.
+ */
+export interface StoreContext {
+  now: number;
+  config: TenureConfig;
+}
+
+/** One at-risk item: the stored row (exact at the query's `now`) and the subscriber it was built from. */
+export interface AtRiskEntry extends AtRiskRow {
+  subscriber: Subscriber;
+}
+
+/** What the store holds besides subscribers, as exported and imported: events and app-reported activity. */
+export type StoredRecord =
+  | { kind: 'event'; event: HandledEvent }
+  | { kind: 'activity'; customer_id: string; at: number };
+
+/** Progress of a long operation (replay): how many done of how many (total may be an estimate). */
+export type ProgressListener = (done: number, total: number) => void;
+
+/**
+ * Persistence of the webhook stream and its projections: events appended exactly once (unique by
+ * `event.id`) together with the subscriber and its at-risk row, in one transaction. Async so any
+ * backend fits.
+ */
 export interface SubscriberStore {
-  /** Human-readable name for logs (e.g. "memory", "postgres"). */
+  /** Human-readable name for logs (e.g. "memory", "sqlite:./data/tenure.db", "postgres"). */
   readonly kind: string;
   /**
-   * Applies `event` with `applyEvent` unless its `id` was already applied, atomically per customer.
-   * Implementations must remember applied ids (not whole events) for deduplication.
+   * Appends `event` and applies it with `applyEvent` unless its `id` is already stored, and
+   * re-materializes the subscriber's at-risk row at `ctx.now`, atomically; resolves only after the
+   * change is durable. Concurrent events of one customer never lose an update.
    */
-  applyEvent(event: HandledEvent): Promise<ApplyOutcome>;
+  applyEvent(event: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome>;
+  /** Like `applyEvent` for many events in one transaction (import); one status per event, in order. */
+  applyEvents(events: readonly HandledEvent[], ctx: StoreContext): Promise<ApplyOutcome['status'][]>;
   /** The subscriber, or undefined for an unknown customer. */
   get(customerId: string): Promise<Subscriber | undefined>;
-  /** Applies `recordActivity`; undefined for an unknown customer (nothing is created). */
-  recordActivity(customerId: string, at: number): Promise<Subscriber | undefined>;
-  /** Every subscriber, in customer_id order. */
+  /** Applies `recordActivity` (kept, so replay and export keep it); undefined for an unknown customer (nothing is created). */
+  recordActivity(customerId: string, at: number, ctx: StoreContext): Promise<Subscriber | undefined>;
+  /**
+   * The page of at-risk subscribers at `ctx.now`: first re-materializes the rows whose `rescore_at`
+   * is at or before `ctx.now` (an index range), then reads the page from the at-risk index. The
+   * answer equals `selectAtRisk` over every subscriber.
+   */
+  atRisk(query: AtRiskQuery, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry>>;
+  /** Background sweep: re-materializes at most `limit` rows due at `ctx.now`; resolves with how many. */
+  refreshDue(ctx: StoreContext, limit: number): Promise<number>;
+  /** Every subscriber, in customer id order (code point order). */
   list(): AsyncIterable<Subscriber>;
   /** Number of subscribers. */
   count(): Promise<number>;
-  /** Releases resources (connections); the in-memory store does nothing. */
+  /** Number of stored events. */
+  eventCount(): Promise<number>;
+  /** Every stored event (in the order stored), then every customer's latest reported activity; streamed. */
+  records(): AsyncIterable<StoredRecord>;
+  /**
+   * Rebuilds every subscriber and at-risk row from the stored events and activity (after a rules
+   * or configuration change), customer by customer, while the store stays in use; resolves with the
+   * number of subscribers rebuilt.
+   */
+  replay(ctx: StoreContext, onProgress?: ProgressListener): Promise<number>;
+  /** Delivery attempts and cooldown marks, kept by the same backend. */
+  readonly dispatchLog: DispatchLog;
+  /** Releases resources (connections, file handles). */
   close(): Promise<void>;
 }

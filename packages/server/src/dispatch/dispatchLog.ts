@@ -1,56 +1,11 @@
 /**
- * The dispatch log port: every delivery attempt, plus the cooldown marks that stop the same alert
- * from going out twice. In memory here; durable variants implement the same port later.
+ * The in-memory dispatch log (the port itself is declared in @tenure/core; durable stores
+ * implement it beside their subscribers).
  */
-import type { Action, DeliveryChannel, Urgency } from '@tenure/core';
+import type { DispatchLog, DispatchRecord } from '@tenure/core';
 
-/**
- * What happened to one attempt. `retrying` is a failed attempt that will be tried again.
- *
- * @example
- * DISPATCH_OUTCOMES.includes(record.outcome); // true
- */
-export const DISPATCH_OUTCOMES = ['sent', 'retrying', 'failed', 'logged', 'skipped_cooldown', 'skipped_no_notifier'] as const;
-export type DispatchOutcome = (typeof DISPATCH_OUTCOMES)[number];
-
-/** Why a dispatch ran: a batch pass (`POST /api/dispatch`) or a webhook that raised an immediate alert. */
-export type DispatchTrigger = 'batch' | 'webhook';
-
-/** One line of the dispatch log. `at` is the service clock's time (epoch ms). */
-export interface DispatchRecord {
-  id: number;
-  at: number;
-  customer_id: string;
-  action: Action;
-  urgency: Urgency;
-  risk_score: number;
-  channel: DeliveryChannel;
-  outcome: DispatchOutcome;
-  /** 1 for the first attempt; 0 when nothing was attempted (logged, skipped). */
-  attempt: number;
-  error: string | null;
-  trigger: DispatchTrigger;
-}
-
-/** A page of the log, newest first; pass `next_cursor` back as `before` for the next page. */
-export interface DispatchPage {
-  items: DispatchRecord[];
-  next_cursor: number | null;
-}
-
-/**
- * The dispatch log port: append-only attempt records (newest-first pages) and cooldown marks.
- * Claiming a cooldown must be atomic, since batch and auto-dispatch can race for the same alert.
- */
-export interface DispatchLog {
-  append(entry: Omit<DispatchRecord, 'id'>): Promise<DispatchRecord>;
-  /** Newest first, records with `id < before` when given. */
-  list(page: { limit: number; before?: number }): Promise<DispatchPage>;
-  /** Marks `key` as alerted until `now + cooldownMs`; false (and no change) if it already is. */
-  claimCooldown(key: string, now: number, cooldownMs: number): Promise<boolean>;
-  /** Drops the mark of `key` (after a failed delivery, so the next pass may try again). */
-  releaseCooldown(key: string): Promise<void>;
-}
+export { DISPATCH_OUTCOMES } from '@tenure/core';
+export type { DispatchLog, DispatchOutcome, DispatchPage, DispatchRecord, DispatchTrigger } from '@tenure/core';
 
 /**
  * Returns an in-memory dispatch log keeping the latest `capacity` records (default 10 000) and the

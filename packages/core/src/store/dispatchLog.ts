@@ -1,0 +1,56 @@
+/**
+ * The dispatch log port: every delivery attempt, plus the cooldown marks that stop the same alert
+ * from going out twice. Types only; every store implements it (memory, SQLite, PostgreSQL), so
+ * cooldowns and history survive a restart and are shared by replicas.
+ */
+import type { DeliveryChannel } from '../dispatch/delivery.js';
+import type { Action, Urgency } from '../recommend/recommendation.js';
+
+/**
+ * What happened to one attempt. `retrying` is a failed attempt that will be tried again.
+ *
+ * @example
+ * DISPATCH_OUTCOMES.includes(record.outcome); // true
+ */
+export const DISPATCH_OUTCOMES = ['sent', 'retrying', 'failed', 'logged', 'skipped_cooldown', 'skipped_no_notifier'] as const;
+export type DispatchOutcome = (typeof DISPATCH_OUTCOMES)[number];
+
+/** Why a dispatch ran: a batch pass (`POST /api/dispatch`) or a webhook that raised an immediate alert. */
+export type DispatchTrigger = 'batch' | 'webhook';
+
+/** One line of the dispatch log. `at` is the service clock's time (epoch ms). */
+export interface DispatchRecord {
+  id: number;
+  at: number;
+  customer_id: string;
+  action: Action;
+  urgency: Urgency;
+  risk_score: number;
+  channel: DeliveryChannel;
+  outcome: DispatchOutcome;
+  /** 1 for the first attempt; 0 when nothing was attempted (logged, skipped). */
+  attempt: number;
+  error: string | null;
+  trigger: DispatchTrigger;
+}
+
+/** A page of the log, newest first; pass `next_cursor` back as `before` for the next page. */
+export interface DispatchPage {
+  items: DispatchRecord[];
+  next_cursor: number | null;
+}
+
+/**
+ * Append-only attempt records (newest-first pages, ids increasing) and cooldown marks. Claiming a
+ * cooldown must be atomic, also across processes sharing one database: batch and auto-dispatch,
+ * or two replicas, can race for the same alert.
+ */
+export interface DispatchLog {
+  append(entry: Omit<DispatchRecord, 'id'>): Promise<DispatchRecord>;
+  /** Newest first, records with `id < before` when given. */
+  list(page: { limit: number; before?: number }): Promise<DispatchPage>;
+  /** Marks `key` as alerted until `now + cooldownMs`; false (and no change) if it already is at `now`. */
+  claimCooldown(key: string, now: number, cooldownMs: number): Promise<boolean>;
+  /** Drops the mark of `key` (after a failed delivery, so the next pass may try again). */
+  releaseCooldown(key: string): Promise<void>;
+}
