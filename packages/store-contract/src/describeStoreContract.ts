@@ -1,0 +1,33 @@
+/** The one contract suite every `SubscriberStore` runs (memory, SQLite, PostgreSQL). */
+import { describe } from 'vitest';
+import { describeAtRiskContract } from './atRiskContract.js';
+import { describeDispatchLogContract } from './dispatchLogContract.js';
+import { describeEventsContract } from './eventsContract.js';
+import { describeModelContract } from './modelContract.js';
+import { describeRecordsContract } from './recordsContract.js';
+import { resolveContractOptions, type StoreContractOptions, type StoreFactory } from './storeFactory.js';
+
+/**
+ * Given a name and a factory of empty stores, registers the store contract as vitest `describe`
+ * blocks: exactly-once events (also within a batch), activity, reads in code point order, the
+ * at-risk query (filters, order, keyset paging, default minimum score, rows moving with time, the
+ * sweep, configuration changes), records, replay, the dispatch log, and a model-based test checking
+ * arbitrary histories against the core's reducers and `selectAtRisk`. Call it at the top level of a
+ * test file.
+ *
+ * @example
+ * describeStoreContract('sqlite', {
+ *   open: () => openSqliteStore({ path: tempFile() }),
+ *   cleanup: async (store) => rm(pathOf(store)),
+ * });
+ */
+export function describeStoreContract(name: string, factory: StoreFactory, options?: StoreContractOptions): void {
+  const resolved = resolveContractOptions(options);
+  describe(`store contract: ${name}`, () => {
+    describeEventsContract(factory, resolved);
+    describeAtRiskContract(factory, resolved);
+    describeRecordsContract(factory, resolved);
+    describeDispatchLogContract(factory, resolved);
+    describeModelContract(factory, resolved);
+  });
+}

@@ -1,0 +1,77 @@
+/** The contract of the store's dispatch log: append-only records paged newest first, and atomic cooldown marks. */
+import type { DispatchRecord } from '@tenure/core';
+import { describe, expect, it } from 'vitest';
+import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
+import { DAY_MS, T0 } from './storeFixtures.js';
+
+const entry = (i: number): Omit<DispatchRecord, 'id'> => ({
+  at: T0 + i,
+  customer_id: i % 2 === 0 ? `user_${i}` : `\u{1F600}_émile_${i}`,
+  action: i % 3 === 0 ? 'winback' : 'payment_update',
+  urgency: 'immediate',
+  risk_score: 80 + (i % 20),
+  channel: i % 2 === 0 ? 'email' : 'chat',
+  outcome: i % 4 === 0 ? 'failed' : 'sent',
+  attempt: 1 + (i % 3),
+  error: i % 4 === 0 ? `timeout «${i}»` : null,
+  trigger: i % 2 === 0 ? 'batch' : 'webhook',
+});
+
+/** Registers the dispatch log tests. */
+export function describeDispatchLogContract(factory: StoreFactory, options: ResolvedContractOptions): void {
+  const timeout = options.timeoutMs;
+
+  describe('dispatchLog', () => {
+    it('appends records with increasing ids and returns them as stored', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const appended: DispatchRecord[] = [];
+        for (let i = 0; i < 5; i++) appended.push(await store.dispatchLog.append(entry(i)));
+        appended.forEach((record, i) => expect(record).toEqual({ id: record.id, ...entry(i) }));
+        for (let i = 1; i < appended.length; i++) expect(appended[i]!.id).toBeGreaterThan(appended[i - 1]!.id);
+        expect((await store.dispatchLog.list({ limit: 10 })).items).toEqual([...appended].reverse());
+      }),
+    );
+
+    it('pages newest first with `before`, ending with a null cursor', { timeout }, () =>
+      withStore(factory, async (store) => {
+        expect(await store.dispatchLog.list({ limit: 3 })).toEqual({ items: [], next_cursor: null });
+        const ids: number[] = [];
+        for (let i = 0; i < 7; i++) ids.push((await store.dispatchLog.append(entry(i))).id);
+        const newestFirst = [...ids].reverse();
+        const seen: number[] = [];
+        let before: number | undefined;
+        for (let pages = 0; pages < 10; pages++) {
+          const page = await store.dispatchLog.list(before === undefined ? { limit: 3 } : { limit: 3, before });
+          seen.push(...page.items.map((r) => r.id));
+          if (page.next_cursor === null) break;
+          expect(page.next_cursor).toBe(page.items.at(-1)?.id);
+          before = page.next_cursor;
+        }
+        expect(seen).toEqual(newestFirst);
+        expect((await store.dispatchLog.list({ limit: 7 })).next_cursor).toBeNull();
+        expect((await store.dispatchLog.list({ limit: 2, before: ids[3]! })).items.map((r) => r.id)).toEqual([ids[2], ids[1]]);
+      }),
+    );
+
+    it('claims a cooldown once until it expires, and again after a release', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const log = store.dispatchLog;
+        expect(await log.claimCooldown('u1|winback|email', T0, DAY_MS)).toBe(true);
+        expect(await log.claimCooldown('u1|winback|email', T0, DAY_MS)).toBe(false);
+        expect(await log.claimCooldown('u1|winback|email', T0 + DAY_MS - 1, DAY_MS)).toBe(false);
+        expect(await log.claimCooldown('u1|winback|chat', T0, DAY_MS)).toBe(true);
+        expect(await log.claimCooldown('u1|winback|email', T0 + DAY_MS, DAY_MS)).toBe(true);
+        await log.releaseCooldown('u1|winback|email');
+        expect(await log.claimCooldown('u1|winback|email', T0 + DAY_MS, DAY_MS)).toBe(true);
+        await log.releaseCooldown('never-claimed');
+      }),
+    );
+
+    it('grants exactly one of many concurrent claims of one key', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const claims = await Promise.all(Array.from({ length: 20 }, () => store.dispatchLog.claimCooldown('\u{1F600}|winback|chat', T0, DAY_MS)));
+        expect(claims.filter(Boolean)).toHaveLength(1);
+      }),
+    );
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * The centrepiece of the contract: a model-based test (`fc.commands` + `fc.asyncModelRun`). Arbitrary
+ * deliveries (duplicates, redeliveries, reordering, batches), reported activity, a clock that moves
+ * forward, configuration switches, sweeps and replays; every answer is checked against the model,
+ * and every at-risk page against the core's full scan `selectAtRisk`.
+ */
+import fc from 'fast-check';
+import {
+  DEFAULT_CONFIG,
+  HANDLED_EVENT_TYPES,
+  RISK_BANDS,
+  SUBSCRIBER_STATES,
+  resolveConfig,
+  type AtRiskQuery,
+  type SubscriberStore,
+  type TenureConfig,
+} from '@tenure/core';
+import { describe, it } from 'vitest';
+import {
+  AdvanceClockCommand,
+  ApplyBatchCommand,
+  ApplyEventCommand,
+  AtRiskCommand,
+  GetCommand,
+  ReadAllCommand,
+  RecordActivityCommand,
+  RedeliverCommand,
+  RefreshDueCommand,
+  ReplayCommand,
+  SwitchConfigCommand,
+  type EventSpec,
+} from './storeCommands.js';
+import { emptyModel } from './storeModel.js';
+import type { ResolvedContractOptions, StoreFactory } from './storeFactory.js';
+import { CUSTOMER_IDS, DAY_MS, HOUR_MS, T0, type EventFields } from './storeFixtures.js';
+
+/** Mostly a small pool (so customers gather several events); sometimes any well-formed id without NUL, astral characters included. */
+export const customerArb: fc.Arbitrary<string> = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom(...CUSTOMER_IDS) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }).filter((s) => !s.includes('\0')) },
+);
+
+/** Event ids from a small pool (collisions are duplicates with other content), sometimes unique-looking. */
+const eventIdArb = fc.oneof(
+  { weight: 4, arbitrary: fc.nat(40).map((n) => `evt_${n}`) },
+  { weight: 1, arbitrary: fc.nat(10).map((n) => `évt_\u{1F4E6}_${n}`) },
+  { weight: 2, arbitrary: fc.uuid() },
+);
+
+/** An offset from the clock: mostly the recent past on a coarse grid (ties), sometimes a little in the future (clock skew). */
+const offsetArb = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: -120, max: 0 }).map((n) => n * 6 * HOUR_MS) },
+  { weight: 2, arbitrary: fc.integer({ min: -30 * DAY_MS, max: 0 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 2 * HOUR_MS }) },
+);
+
+const fieldsArb: fc.Arbitrary<EventFields> = fc
+  .record(
+    {
+      period_type: fc.constantFrom('TRIAL', 'NORMAL', 'INTRO', null),
+      cancel_reason: fc.constantFrom('UNSUBSCRIBE', 'BILLING_ERROR', 'PRICE_INCREASE', null),
+      is_trial_conversion: fc.boolean(),
+      product_id: fc.constantFrom('pro_monthly', 'pro_annual', null),
+      new_product_id: fc.constantFrom('pro_monthly', 'pro_annual'),
+      expires_in: fc.oneof(fc.integer({ min: 1, max: 35 }).map((d) => d * DAY_MS), fc.integer({ min: 1, max: 35 * DAY_MS })),
+    },
+    { requiredKeys: [] },
+  )
+  .map((fields) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)));
+
+export const eventSpecArb: fc.Arbitrary<EventSpec> = fc.record({
+  type: fc.constantFrom(...HANDLED_EVENT_TYPES),
+  id: eventIdArb,
+  customer: customerArb,
+  offset: offsetArb,
+  fields: fieldsArb,
+});
+
+const queryArb: fc.Arbitrary<AtRiskQuery> = fc
+  .record({
+    min_score: fc.option(fc.oneof(fc.constantFrom(0, 0, 40, 50, 60, 80), fc.integer({ min: 0, max: 101 })), { nil: undefined }),
+    state: fc.option(fc.constantFrom(...SUBSCRIBER_STATES), { nil: undefined, freq: 3 }),
+    band: fc.option(fc.constantFrom(...RISK_BANDS), { nil: undefined, freq: 3 }),
+    limit: fc.integer({ min: 1, max: 6 }),
+    after: fc.option(fc.record({ score: fc.integer({ min: 0, max: 101 }), customer_id: customerArb }), { nil: undefined, freq: 4 }),
+  })
+  .map((q) => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as unknown as AtRiskQuery);
+
+/** A step of the clock: none, a millisecond, the rule boundaries (hours, days), or anything up to three weeks. */
+const clockStepArb = fc.oneof(fc.constantFrom(0, 1, HOUR_MS, DAY_MS, 2 * DAY_MS, 7 * DAY_MS), fc.integer({ min: 0, max: 21 * DAY_MS }));
+
+const commandsArb = (maxCommands: number) =>
+  fc.commands(
+    [
+      eventSpecArb.map((s) => new ApplyEventCommand(s)),
+      eventSpecArb.map((s) => new ApplyEventCommand(s)),
+      eventSpecArb.map((s) => new ApplyEventCommand(s)),
+      fc.nat().map((n) => new RedeliverCommand(n)),
+      fc
+        .tuple(fc.array(eventSpecArb, { maxLength: 6 }), fc.boolean(), fc.option(fc.nat()))
+        .map(([specs, repeat, redeliver]) => new ApplyBatchCommand(specs, repeat, redeliver)),
+      fc.tuple(customerArb, fc.integer({ min: -20 * DAY_MS, max: 0 })).map(([c, o]) => new RecordActivityCommand(c, o)),
+      clockStepArb.map((ms) => new AdvanceClockCommand(ms)),
+      clockStepArb.map((ms) => new AdvanceClockCommand(ms)),
+      fc.nat().map((n) => new SwitchConfigCommand(n)),
+      fc.tuple(queryArb, fc.integer({ min: 1, max: 4 })).map(([q, pages]) => new AtRiskCommand(q, pages)),
+      fc.tuple(queryArb, fc.integer({ min: 1, max: 4 })).map(([q, pages]) => new AtRiskCommand(q, pages)),
+      fc.integer({ min: 1, max: 5 }).map((n) => new RefreshDueCommand(n)),
+      fc.constant(new ReplayCommand()),
+      customerArb.map((c) => new GetCommand(c)),
+      fc.constant(new ReadAllCommand()),
+    ],
+    { maxCommands },
+  );
+
+/** Given a factory, the configurations of the run and the options, runs the model-based property. */
+async function runModel(factory: StoreFactory, configs: readonly TenureConfig[], options: ResolvedContractOptions): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(commandsArb(options.maxCommands), async (commands) => {
+      const store: SubscriberStore = await factory.open();
+      try {
+        await fc.asyncModelRun(() => ({ model: emptyModel(T0, configs), real: store }), commands);
+      } finally {
+        await store.close();
+        await factory.cleanup?.(store);
+      }
+    }),
+    { numRuns: options.numRuns },
+  );
+}
+
+/** A configuration that moves every boundary: a lower high band and one inactivity point a day. */
+export const STRICT_CONFIG = resolveConfig({ bands: { high: 50 }, risk: { inactivity_days_per_point: 1 } });
+
+/** Registers the model-based tests. */
+export function describeModelContract(factory: StoreFactory, options: ResolvedContractOptions): void {
+  describe('model-based', () => {
+    it('agrees with folding the applied events and with selectAtRisk, whatever the history (default configuration)', { timeout: options.timeoutMs }, () =>
+      runModel(factory, [DEFAULT_CONFIG], options),
+    );
+
+    it('agrees under another configuration, and when the configuration switches mid-run', { timeout: options.timeoutMs }, () =>
+      runModel(factory, [STRICT_CONFIG, DEFAULT_CONFIG, resolveConfig({ risk: { state_base: { active: 65, trialing: 60 } }, bands: { critical: 70 } })], options),
+    );
+  });
+}

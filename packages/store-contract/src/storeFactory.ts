@@ -1,0 +1,49 @@
+/** How the contract suite gets stores: one empty store per test and per property run. */
+import type { SubscriberStore } from '@tenure/core';
+
+/**
+ * Opens empty stores for the suite. `open` is called once per test and once per run of a property
+ * (a few hundred times in all), so it should be cheap: a temp file, a fresh schema. The suite
+ * calls `store.close()` and then `cleanup(store)` (delete the file, drop the schema) after each.
+ */
+export interface StoreFactory<S extends SubscriberStore = SubscriberStore> {
+  open(): Promise<S>;
+  cleanup?(store: S): Promise<void>;
+}
+
+/** Knobs of the suite; the defaults keep a database store's run of the whole suite well under 20 s. */
+export interface StoreContractOptions {
+  /** Runs of each model-based property (default 40). */
+  numRuns?: number;
+  /** Commands per model run at most (default 40). */
+  maxCommands?: number;
+  /** Timeout of each test, ms (default 60 000). */
+  timeoutMs?: number;
+}
+
+/** The options with every default filled in. */
+export type ResolvedContractOptions = Required<StoreContractOptions>;
+
+/** Given the caller's options, returns them with defaults. */
+export const resolveContractOptions = (options: StoreContractOptions = {}): ResolvedContractOptions => ({
+  numRuns: options.numRuns ?? 40,
+  maxCommands: options.maxCommands ?? 40,
+  timeoutMs: options.timeoutMs ?? 60_000,
+});
+
+/**
+ * Given a factory and a body, opens a store, runs the body with it, then closes and cleans up,
+ * also when the body throws.
+ *
+ * @example
+ * await withStore(factory, async (store) => expect(await store.count()).toBe(0));
+ */
+export async function withStore<S extends SubscriberStore, R>(factory: StoreFactory<S>, body: (store: S) => Promise<R>): Promise<R> {
+  const store = await factory.open();
+  try {
+    return await body(store);
+  } finally {
+    await store.close();
+    await factory.cleanup?.(store);
+  }
+}
