@@ -1,0 +1,29 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { handledEventArb } from '../../test/eventArbitraries.js';
+import { parseExportLine, toExportLine } from './exportLine.js';
+import type { StoredRecord } from './subscriberStore.js';
+
+const roundTrip = (record: StoredRecord) => parseExportLine(JSON.parse(JSON.stringify(toExportLine(record))));
+
+describe('export lines', () => {
+  it('an event line parses back to the same event', () => {
+    fc.assert(
+      fc.property(handledEventArb, (event) => {
+        expect(roundTrip({ kind: 'event', event })).toEqual({ ok: true, record: { kind: 'event', event } });
+      }),
+    );
+  });
+
+  it('an activity line parses back to the same activity', () => {
+    expect(roundTrip({ kind: 'activity', customer_id: 'u1', at: 5 })).toEqual({ ok: true, record: { kind: 'activity', customer_id: 'u1', at: 5 } });
+  });
+
+  it('names the field of a bad line and never throws', () => {
+    expect(parseExportLine({ activity: { customer_id: 'u1', at: -1 } })).toMatchObject({ ok: false, error: { field: 'activity.at' } });
+    expect(parseExportLine({ activity: 'x' })).toMatchObject({ ok: false, error: { field: 'activity' } });
+    expect(parseExportLine({ event: { type: 'RENEWAL', id: 'e1', event_timestamp_ms: 1 } })).toMatchObject({ ok: false, error: { field: 'event.app_user_id' } });
+    expect(parseExportLine({ event: { type: 'TEST', id: 'e1' } })).toEqual({ ok: true, record: null, ignored_type: 'TEST' });
+    fc.assert(fc.property(fc.jsonValue(), (value) => void parseExportLine(value)));
+  });
+});
