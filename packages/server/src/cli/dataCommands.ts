@@ -1,21 +1,106 @@
-/** The data commands of the `tenure` CLI: `replay`, `export`, `import` (stub, being written). */
-import type { CliIo, CliResult } from './runCli.js';
+/**
+ * The data commands of the `tenure` CLI: `replay`, `export` and `import`. This file parses, opens
+ * the store the way `tenure serve` does, and maps failures to one line and an exit code; the work is
+ * in `cli/storeData/`.
+ */
+import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { SubscriberStore } from '@tenure/core';
+import { errorLine, openStore, parseStoreSpec, type StoreSpec } from '../store/openStore.js';
+import { parseDataArgs, type DataArgs, type DataCommand } from './storeData/dataArgs.js';
+import { EXPORT_HELP, IMPORT_HELP, REPLAY_HELP } from './storeData/dataHelp.js';
+import type { DataIo } from './storeData/dataIo.js';
+import { runExport } from './storeData/runExport.js';
+import { runImport, type ImportInput } from './storeData/runImport.js';
+import { runReplay } from './storeData/runReplay.js';
+import type { CliResult } from './runCli.js';
+
+const HELP: Record<DataCommand, string> = { replay: REPLAY_HELP, export: EXPORT_HELP, import: IMPORT_HELP };
+
+/** A store that lives inside one process has nothing to replay or export, and would lose an import. */
+const inProcess = (spec: StoreSpec) => spec.kind === 'memory' || (spec.kind === 'sqlite' && spec.path === ':memory:');
+
+/** Opens the input before the store, so a wrong file name fails before any connection is made. */
+async function openInput(path: string, io: DataIo): Promise<ImportInput> {
+  if (path === '-') return { stream: io.stdinStream ?? process.stdin, bytes: null };
+  const handle = await open(path, 'r');
+  const { size } = await handle.stat();
+  return { stream: handle.createReadStream(), bytes: size };
+}
 
 /**
  * Given a data command, its arguments, the environment and the io, runs it and resolves with the
- * exit code.
+ * exit code: 0 done, 1 failed (one line on stderr; import: also when lines were rejected), 2 bad
+ * arguments (with a pointer to `--help`), 130 interrupted by SIGINT/SIGTERM (export and import stop
+ * cleanly between batches; replay is left to the default signal action, its batches are atomic).
  *
  * @example
  * const { code } = await runDataCommand('export', ['--out', 'backup.ndjson'], process.env, io);
  */
 export async function runDataCommand(
-  command: 'replay' | 'export' | 'import',
+  command: DataCommand,
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
-  io: CliIo,
+  io: DataIo,
 ): Promise<CliResult> {
-  void argv;
-  void env;
-  io.stderr(`tenure ${command}: not implemented yet\n`);
-  return { code: 1 };
+  const fail = (code: number, message: string): CliResult => (io.stderr(`tenure ${command}: ${message}\n`), { code });
+  const parsed = parseDataArgs(command, argv, env);
+  if (!parsed.ok) return fail(2, `${parsed.error}\nSee: tenure ${command} --help`);
+  if (parsed.help) return io.stdout(HELP[command]), { code: 0 };
+  const args = parsed.args;
+  const spec = parseStoreSpec(args.store);
+  if (!spec.ok) return fail(2, `--store / DATABASE_URL: ${spec.error}`);
+  if (inProcess(spec.spec)) return fail(2, `the ${args.store} store lives inside one process; use --store sqlite:PATH or postgres://…`);
+  // Export and replay read an existing database; opening a missing SQLite file would create it.
+  if (command !== 'import' && spec.spec.kind === 'sqlite' && !existsSync(spec.spec.path)) {
+    return fail(1, `no database at ${spec.spec.path} (set --store or DATABASE_URL)`);
+  }
+
+  let input: ImportInput | undefined;
+  if (command === 'import') {
+    try {
+      input = await openInput(args.input, io);
+    } catch (error) {
+      return fail(1, `cannot read ${args.input}: ${errorLine(error)}`);
+    }
+  }
+  let store: SubscriberStore;
+  try {
+    store = await openStore(spec.spec, { applicationName: `tenure ${command}` });
+  } catch (error) {
+    input?.stream.destroy();
+    return fail(1, errorLine(error));
+  }
+
+  const controller = new AbortController();
+  const onSignal = () => {
+    // The second signal takes the default action (exit) once the handlers are removed.
+    removeHandlers();
+    controller.abort(new Error('interrupted'));
+  };
+  const removeHandlers = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  if (command !== 'replay' && io.handleSignals !== false) process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+  try {
+    return { code: await run(command, store, args, io, input, controller.signal) };
+  } catch (error) {
+    return controller.signal.aborted ? fail(130, 'interrupted') : fail(1, errorLine(error));
+  } finally {
+    removeHandlers();
+    await store.close().catch(() => undefined);
+  }
+}
+
+function run(command: DataCommand, store: SubscriberStore, args: DataArgs, io: DataIo, input: ImportInput | undefined, signal: AbortSignal): Promise<number> {
+  switch (command) {
+    case 'replay':
+      return runReplay(store, args, io);
+    case 'export':
+      return runExport(store, args, io, signal);
+    case 'import':
+      if (input === undefined) throw new Error('no input');
+      return runImport(store, input, args, io, signal);
+  }
 }

@@ -1,0 +1,89 @@
+/**
+ * Arguments of `tenure replay`, `tenure export` and `tenure import`: flags and environment into one
+ * validated object. Pure, so it is tested without a process.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseClockSpec, type ClockSpec } from '../../clock/clock.js';
+import { DEFAULT_STORE_SPEC } from '../../store/openStore.js';
+
+/** The three data commands. */
+export type DataCommand = 'replay' | 'export' | 'import';
+
+/** What a data command was asked to do. Fields a command does not take keep their defaults. */
+export interface DataArgs {
+  /** Store spec text (`--store` / `DATABASE_URL`), parsed later by `parseStoreSpec`. */
+  store: string;
+  clock: ClockSpec;
+  /** export: the file to write; undefined writes to stdout. */
+  out: string | undefined;
+  /** import: the file to read, `-` for stdin. */
+  input: string;
+  /** import: print the report as JSON on stdout. */
+  json: boolean;
+  /** import: events per transaction. */
+  batchSize: number;
+}
+
+export type ParsedDataArgs = { ok: true; help: true } | { ok: true; help: false; args: DataArgs } | { ok: false; error: string };
+
+const COMMON = {
+  store: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const OPTIONS = {
+  replay: { ...COMMON, clock: { type: 'string' } },
+  export: { ...COMMON, out: { type: 'string', short: 'o' } },
+  import: { ...COMMON, clock: { type: 'string' }, json: { type: 'boolean' }, 'batch-size': { type: 'string' } },
+} as const;
+
+/** An empty string counts as unset (e.g. `DATABASE_URL=` in a .env file). */
+const pick = (flag: string | undefined, env: string | undefined): string | undefined =>
+  flag !== undefined && flag !== '' ? flag : env !== undefined && env !== '' ? env : undefined;
+
+/**
+ * Given a data command, the arguments after it and the environment, returns the validated
+ * arguments, a help request, or the first error. Pure.
+ *
+ * @example
+ * parseDataArgs('import', ['backup.ndjson', '--json'], process.env); // { ok: true, help: false, args: { input: 'backup.ndjson', json: true, ... } }
+ */
+export function parseDataArgs(command: DataCommand, argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ParsedDataArgs {
+  let values: Record<string, unknown>;
+  let positionals: string[];
+  try {
+    const options: ParseArgsConfig['options'] = OPTIONS[command];
+    ({ values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: command === 'import' }));
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  if (values['help'] === true) return { ok: true, help: true };
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+
+  const clockText = pick(text('clock'), env['TENURE_CLOCK']) ?? 'wall';
+  const clock = parseClockSpec(clockText);
+  if (clock === undefined) return { ok: false, error: `--clock / TENURE_CLOCK must be "wall", "event" or an ISO time, got "${clockText}"` };
+
+  const batchText = text('batch-size') ?? '1000';
+  const batchSize = Number(batchText);
+  if (!/^\d+$/.test(batchText) || batchSize < 1 || batchSize > 100_000) return { ok: false, error: `--batch-size must be a whole number from 1 to 100000, got "${batchText}"` };
+
+  if (command === 'import' && positionals.length !== 1) {
+    return { ok: false, error: positionals.length === 0 ? 'name the file to import (or - for stdin)' : `one file at a time, got ${positionals.length}` };
+  }
+  const out = text('out');
+  if (out === '') return { ok: false, error: '--out needs a file name' };
+
+  return {
+    ok: true,
+    help: false,
+    args: {
+      store: pick(text('store'), env['DATABASE_URL']) ?? DEFAULT_STORE_SPEC,
+      clock,
+      out,
+      input: positionals[0] ?? '-',
+      json: values['json'] === true,
+      batchSize,
+    },
+  };
+}

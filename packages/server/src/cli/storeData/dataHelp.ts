@@ -1,0 +1,64 @@
+/** Help texts of the data commands (kept apart so `--help` output is easy to review). */
+
+const STORE_OPTION = `  --store <spec>        DATABASE_URL   sqlite:./data/tenure.db
+        memory, sqlite:PATH, or postgres://USER[:PASSWORD]@HOST:PORT/DB[?schema=NAME]`;
+
+const CLOCK_OPTION = `  --clock <mode>        TENURE_CLOCK   wall
+        The instant subscribers are assessed at: wall (real time), an ISO time (a fixed instant), or
+        event (the latest event time read; replay reads none, so it assesses at wall time).`;
+
+export const REPLAY_HELP = `Usage: tenure replay [options]
+
+Rebuild every subscriber and its at-risk row from the stored events and reported activity, after
+an upgrade that changed a rule or a configuration change. Runs customer by customer in batches,
+each batch in its own transaction, while a live "tenure serve" keeps using the same store: no
+webhook is lost or applied twice. Interrupting it is safe; run it again to finish.
+
+Options (flag | environment variable | default):
+${STORE_OPTION}
+${CLOCK_OPTION}
+  -h, --help            Show this help
+
+Progress goes to stderr: a bar on a terminal, a line every 5 seconds otherwise, then a summary.
+Exit status: 0 done; 1 the store could not be opened or failed; 2 bad arguments.
+`;
+
+export const EXPORT_HELP = `Usage: tenure export [--out FILE] [options]
+
+Write everything the store holds as NDJSON, streamed: first every stored event as a webhook body
+({"api_version":"1.0","event":{...}}, one per line, in storage order; a line can also be POSTed to
+/webhook), then one {"activity":{"customer_id":"...","at":<epoch ms>}} line per customer with
+app-reported activity. Read it back with "tenure import" (e.g. to move from SQLite to PostgreSQL).
+
+Options (flag | environment variable | default):
+  -o, --out <file>                     stdout
+        Written to a temporary file beside it, renamed over FILE only when complete.
+${STORE_OPTION}
+  -h, --help            Show this help
+
+Progress and a summary (lines written) go to stderr.
+Exit status: 0 done; 1 the store could not be opened or the output could not be written; 2 bad arguments.
+`;
+
+export const IMPORT_HELP = `Usage: tenure import <FILE | -> [options]
+
+Read NDJSON written by "tenure export" (or webhook bodies, one per line) into the store: events in
+batches, each batch one transaction, activity per customer. Idempotent: events are unique by id, so
+importing a file again, or after an interruption, changes nothing already stored.
+
+Every line is counted as new, duplicate (event id already stored), ignored (a well-formed event of a
+type tenure does not apply, e.g. TRANSFER), activity, or rejected (not JSON, or a field is invalid;
+activity of a customer with no events anywhere). Rejected lines are listed on stderr with their
+line number and reason (the first 100; --json lists up to 10,000); the other lines are imported.
+
+Options (flag | environment variable | default):
+  FILE                  The file to read; - reads stdin.
+${STORE_OPTION}
+${CLOCK_OPTION}
+  --batch-size <n>                     1000 events per transaction
+  --json                Print the report as JSON on stdout (the summary still goes to stderr).
+  -h, --help            Show this help
+
+Exit status: 0 every line was imported or skipped as duplicate/ignored; 1 some lines were rejected
+(the others are imported), or the file, the store or a write failed; 2 bad arguments.
+`;
