@@ -35,7 +35,7 @@ export function describeAtRiskContract(factory: StoreFactory, options: ResolvedC
   const ev = eventFactory('evt_atrisk');
   const timeout = options.timeoutMs;
 
-  /** One customer per state and a few with billing failures, all seen at T0. */
+  /** One customer per state, a few with billing failures, scores on the band thresholds (80, 60, 40); all seen at T0. */
   const mixedHistory = (): HandledEvent[] => [
     ev('INITIAL_PURCHASE', 'alice', T0),
     ev('INITIAL_PURCHASE', 'Bob', T0, { period_type: 'TRIAL', purchased_at_ms: T0, expiration_at_ms: T0 + 14 * DAY_MS }),
@@ -52,6 +52,9 @@ export function describeAtRiskContract(factory: StoreFactory, options: ResolvedC
     ev('CANCELLATION', 'a\uE000', T0 + HOUR_MS, { cancel_reason: 'UNSUBSCRIBE' }),
     ev('INITIAL_PURCHASE', 'a\u{10000}', T0),
     ev('CANCELLATION', 'a\u{10000}', T0 + HOUR_MS, { cancel_reason: 'UNSUBSCRIBE' }),
+    // Exactly on the critical threshold (80): a billing-error cancellation records no failure.
+    ev('INITIAL_PURCHASE', 'zz', T0),
+    ev('CANCELLATION', 'zz', T0 + HOUR_MS, { cancel_reason: 'BILLING_ERROR' }),
   ];
 
   describe('atRisk', () => {

@@ -36,7 +36,8 @@ import { CUSTOMER_IDS, DAY_MS, HOUR_MS, T0, type EventFields } from './storeFixt
 
 /** Mostly a small pool (so customers gather several events); sometimes any well-formed id without NUL, astral characters included. */
 export const customerArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom(...CUSTOMER_IDS) },
+  { weight: 6, arbitrary: fc.constantFrom(...CUSTOMER_IDS.slice(0, 4)) },
+  { weight: 4, arbitrary: fc.constantFrom(...CUSTOMER_IDS) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }).filter((s) => !s.includes('\0')) },
 );
 
@@ -76,13 +77,23 @@ export const eventSpecArb: fc.Arbitrary<EventSpec> = fc.record({
   fields: fieldsArb,
 });
 
+/** `arb` with weight `weight`, against undefined with weight `none`. */
+const sometimes = <T>(arb: fc.Arbitrary<T>, weight: number, none: number) =>
+  fc.oneof({ weight: none, arbitrary: fc.constant(undefined) }, { weight, arbitrary: arb });
+
+/** Queries biased toward answers with items: often no minimum (0), filters and positions now and then. */
 const queryArb: fc.Arbitrary<AtRiskQuery> = fc
   .record({
-    min_score: fc.option(fc.oneof(fc.constantFrom(0, 0, 40, 50, 60, 80), fc.integer({ min: 0, max: 101 })), { nil: undefined }),
-    state: fc.option(fc.constantFrom(...SUBSCRIBER_STATES), { nil: undefined, freq: 3 }),
-    band: fc.option(fc.constantFrom(...RISK_BANDS), { nil: undefined, freq: 3 }),
+    min_score: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(0) },
+      { weight: 2, arbitrary: fc.constant(undefined) },
+      { weight: 2, arbitrary: fc.integer({ min: 0, max: 101 }) },
+      { weight: 1, arbitrary: fc.constantFrom(40, 50, 60, 80) },
+    ),
+    state: sometimes(fc.constantFrom(...SUBSCRIBER_STATES), 1, 3),
+    band: sometimes(fc.constantFrom(...RISK_BANDS), 1, 4),
     limit: fc.integer({ min: 1, max: 6 }),
-    after: fc.option(fc.record({ score: fc.integer({ min: 0, max: 101 }), customer_id: customerArb }), { nil: undefined, freq: 4 }),
+    after: sometimes(fc.record({ score: fc.integer({ min: 0, max: 101 }), customer_id: customerArb }), 1, 4),
   })
   .map((q) => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as unknown as AtRiskQuery);
 
@@ -110,7 +121,7 @@ const commandsArb = (maxCommands: number) =>
       customerArb.map((c) => new GetCommand(c)),
       fc.constant(new ReadAllCommand()),
     ],
-    { maxCommands },
+    { maxCommands, size: 'medium' },
   );
 
 /** Given a factory, the configurations of the run and the options, runs the model-based property. */
