@@ -1,11 +1,18 @@
-/** Runs every benchmark in sequence. Select some with `npm run bench -- core server sim`. */
+/**
+ * Runs every benchmark in sequence. Select some with `npm run bench -- core server sim`; `storage`
+ * runs the four storage benches (`atrisk`, `replay`, `parallel`, `rss`), which can also be named one
+ * by one; `ingest` is another name for `server` (webhook ingest on every store).
+ */
 import { runCoreBench } from './core.js';
 import { runServerBench } from './server.js';
 import { runSimBench } from './sim.js';
+import { runStorageBench, STORAGE_BENCHES, type StorageBench } from './storage.js';
 
 const selected = new Set(process.argv.slice(2));
 const wants = (name: string) => selected.size === 0 || selected.has(name);
+const storage = new Set<StorageBench>(STORAGE_BENCHES.filter((b) => selected.has(b)));
 
 if (wants('core')) runCoreBench();
 if (wants('sim')) await runSimBench();
-if (wants('server')) await runServerBench();
+if (wants('server') || selected.has('ingest')) await runServerBench();
+if (wants('storage') || storage.size > 0) await runStorageBench(storage);

@@ -1,109 +1,140 @@
 /**
  * HTTP benchmark of the retention service's webhook route: `tenure serve` (auth + validation + reduce +
- * memory store) beside a bare node:http server and a bare Express 5 route, all measured in the same
- * run with autocannon over loopback. Targets run pinned to core 0; the load generator runs on core 1
- * (the `bench` script pins it). Bar (issue #3): tenure serve ≥ 0.7 × bare node:http.
+ * store) on the memory store, a SQLite file and PostgreSQL (one replica, then two replicas on one
+ * schema with the load split across them), beside a bare node:http server and a bare Express 5 route,
+ * all measured in the same run with autocannon over loopback. Targets run pinned to core 0 (the second
+ * replica to core 1); the load generator runs on core 1 (the `bench` script pins it); PostgreSQL runs
+ * unpinned. Bars: tenure serve (memory) ≥ 0.7 × bare node:http (issue #3); SQLite ≥ 0.5 × memory and
+ * two PostgreSQL replicas ≥ 3 000 events/s together (issue #8).
  */
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { runTarget } from './http/runTarget.js';
+import { runTarget, type RunningTarget } from './http/runTarget.js';
+import { startServe } from './http/serveTarget.js';
+import { bodySource, postWebhooks } from './http/webhookLoad.js';
+import { benchDatabaseUrl, benchTempDir, dropSchema, freshSchemaName, noticeNoPostgres } from './store/benchStores.js';
+import { ms, printTable } from './store/latency.js';
 import { syntheticWebhookStrings } from './syntheticEvents.js';
 
-const require = createRequire(import.meta.url);
-const AUTH = 'Bearer bench-secret';
 const CONNECTIONS = 50;
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3);
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 
 interface Target {
   name: string;
-  args: string[];
-  env: Record<string, string>;
+  key: 'bare' | 'express' | 'memory' | 'sqlite' | 'postgres' | 'postgres2';
+  /** Starts the target's processes (one per replica). */
+  start(): Promise<RunningTarget[]>;
+  cleanup?(): Promise<void>;
 }
 
-interface HttpResult {
+export interface HttpResult {
   name: string;
+  key: Target['key'];
   rps: number;
+  p50: number;
   p99: number;
   cpuMicrosPerRequest: number;
-  non2xx: number;
-  errors: number;
+  /** Busy share of the whole machine during the measurement, in % of one core (200 % = both cores). */
+  machineCpu: number;
+  failed: number;
 }
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-function targets(): Target[] {
-  const cli = require.resolve('@tenure/server/package.json').replace(/package\.json$/, 'dist/cli.js');
+/** Busy and total jiffies of every core together, from /proc/stat. */
+function machineJiffies(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  return { busy: total - idle, total };
+}
+const CORES = readFileSync('/proc/cpuinfo', 'utf8').split('\n').filter((l) => l.startsWith('processor')).length;
+
+function targets(postgresUrl: string | undefined): Target[] {
   const tsx = ['--import', 'tsx'];
+  const pgTarget = (replicas: 1 | 2): Target => {
+    const schema = freshSchemaName(replicas === 1 ? 'ingest' : 'ingest2');
+    const store = `${postgresUrl!}${postgresUrl!.includes('?') ? '&' : '?'}schema=${schema}`;
+    return {
+      name: replicas === 1 ? 'tenure serve, postgres (1 replica)' : 'tenure serve, postgres (2 replicas, 1 schema)',
+      key: replicas === 1 ? 'postgres' : 'postgres2',
+      start: () => Promise.all(Array.from({ length: replicas }, (_, i) => startServe({ store, cores: i, clock: 'event' }))),
+      cleanup: () => dropSchema(postgresUrl!, schema),
+    };
+  };
   return [
-    { name: 'bare node:http (baseline)', args: [...tsx, here('./http/targets/bareNodeHttp.ts')], env: {} },
-    { name: 'bare Express 5 express.json()', args: [...tsx, here('./http/targets/bareExpress.ts')], env: {} },
+    { name: 'bare node:http (baseline)', key: 'bare', start: async () => [await runTarget([...tsx, here('./http/targets/bareNodeHttp.ts')], {}, 0)] },
+    { name: 'bare Express 5 express.json()', key: 'express', start: async () => [await runTarget([...tsx, here('./http/targets/bareExpress.ts')], {}, 0)] },
+    { name: 'tenure serve, memory', key: 'memory', start: async () => [await startServe({ store: 'memory', cores: 0, clock: 'event' })] },
     {
-      name: 'tenure serve (auth + parse + reduce + memory store)',
-      args: [cli, 'serve'],
-      env: { BILLING_WEBHOOK_AUTH_KEY: AUTH, TENURE_CLOCK: 'event', LOG_LEVEL: 'warn' },
+      name: 'tenure serve, sqlite (WAL file)',
+      key: 'sqlite',
+      start: async () => [await startServe({ store: `sqlite:${join(benchTempDir(), `ingest-${Date.now().toString(36)}.db`)}`, cores: 0, clock: 'event' })],
     },
+    ...(postgresUrl === undefined ? [] : [pgTarget(1), pgTarget(2)]),
   ];
 }
 
-async function load(url: string, bodies: string[], seconds: number): Promise<autocannon.Result> {
-  let next = 0;
-  return autocannon({
-    url: `${url}/webhook`,
-    method: 'POST',
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: { 'content-type': 'application/json', authorization: AUTH },
-    requests: [
-      {
-        setupRequest: (request) => {
-          request.body = bodies[next % bodies.length]!;
-          next += 1;
-          return request;
-        },
-      },
-    ],
-  });
-}
-
-async function measureTarget(target: Target, bodies: string[]): Promise<HttpResult> {
-  const running = await runTarget(target.args, target.env, 0);
+async function measureTarget(target: Target, bodies: readonly string[]): Promise<HttpResult> {
+  const running = await target.start();
   try {
-    await load(running.url, bodies, WARMUP_SECONDS);
-    const cpuBefore = running.cpuMicros();
-    const result = await load(running.url, bodies, SECONDS);
-    const cpu = running.cpuMicros() - cpuBefore;
-    const completed = result['2xx'] + result.non2xx;
+    const urls = running.map((r) => r.url);
+    const source = bodySource(bodies);
+    await postWebhooks(urls, source, { seconds: WARMUP_SECONDS, connections: CONNECTIONS });
+    const cpuBefore = running.reduce((n, r) => n + r.cpuMicros(), 0);
+    const machineBefore = machineJiffies();
+    const result = await postWebhooks(urls, source, { seconds: SECONDS, connections: CONNECTIONS });
+    const machineAfter = machineJiffies();
+    const cpu = running.reduce((n, r) => n + r.cpuMicros(), 0) - cpuBefore;
     return {
       name: target.name,
-      rps: completed / SECONDS,
+      key: target.key,
+      rps: result.rps,
+      p50: result.latency.p50,
       p99: result.latency.p99,
-      cpuMicrosPerRequest: completed > 0 ? cpu / completed : NaN,
-      non2xx: result.non2xx,
-      errors: result.errors,
+      cpuMicrosPerRequest: result.completed > 0 ? cpu / result.completed : NaN,
+      machineCpu: ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * CORES * 100,
+      failed: result.non2xx + result.errors,
     };
   } finally {
-    await running.stop();
+    await Promise.all(running.map((r) => r.stop()));
+    await target.cleanup?.();
   }
 }
 
+/** Runs the webhook ingest bench on every target and prints the table and the bars. */
 export async function runServerBench(): Promise<HttpResult[]> {
   // Distinct event ids, so the service does real work (a repeated id would be a cheap duplicate).
-  const bodies = syntheticWebhookStrings(Number(process.env.BENCH_HTTP_BODIES ?? 600_000));
-  console.log(`\nserver: ${CONNECTIONS} connections, ${WARMUP_SECONDS}s warm-up then ${SECONDS}s per target, ~1 KB real-format bodies`);
+  const bodies = syntheticWebhookStrings(Number(process.env['BENCH_HTTP_BODIES'] ?? 600_000));
+  const postgresUrl = benchDatabaseUrl();
+  console.log(`\nserver (webhook ingest): ${CONNECTIONS} connections, ${WARMUP_SECONDS}s warm-up then ${SECONDS}s per target, ~1 KB real-format bodies, a fresh store per target`);
+  if (postgresUrl === undefined) noticeNoPostgres('server');
   const results: HttpResult[] = [];
-  for (const target of targets()) results.push(await measureTarget(target, bodies));
+  for (const target of targets(postgresUrl)) results.push(await measureTarget(target, bodies));
   const base = results[0]!;
-  console.log(`${'target'.padEnd(52)} ${'req/s'.padStart(8)} ${'p99 ms'.padStart(7)} ${'CPU µs/req'.padStart(11)} ${'× node:http'.padStart(12)} ${'non-2xx'.padStart(8)}`);
-  for (const r of results) {
-    const ratio = r === base ? 'baseline' : (r.rps / base.rps).toFixed(2);
-    console.log(
-      `${r.name.padEnd(52)} ${r.rps.toFixed(0).padStart(8)} ${r.p99.toFixed(1).padStart(7)} ${r.cpuMicrosPerRequest.toFixed(0).padStart(11)} ${ratio.padStart(12)} ${String(r.non2xx + r.errors).padStart(8)}`,
-    );
-  }
-  const tenure = results[results.length - 1]!;
-  const ratio = tenure.rps / base.rps;
-  console.log(`\nbar: ${ratio >= 0.7 ? 'MET ' : 'MISS'} tenure serve / bare node:http = ${ratio.toFixed(2)} (bar 0.70)`);
+  const by = (key: Target['key']) => results.find((r) => r.key === key);
+  printTable(
+    ['target', 'req/s', 'p50', 'p99', 'CPU µs/req', 'machine CPU', '× node:http', 'failed'],
+    results.map((r) => [
+      r.name,
+      r.rps.toFixed(0),
+      ms(r.p50),
+      ms(r.p99),
+      r.cpuMicrosPerRequest.toFixed(0),
+      `${r.machineCpu.toFixed(0)} %`,
+      r === base ? 'baseline' : (r.rps / base.rps).toFixed(2),
+      String(r.failed),
+    ]),
+  );
+  const memory = by('memory');
+  const sqlite = by('sqlite');
+  const pg2 = by('postgres2');
+  const bar = (ok: boolean, text: string) => console.log(`bar: ${ok ? 'MET ' : 'MISS'} ${text}`);
+  console.log('');
+  if (memory !== undefined) bar(memory.rps / base.rps >= 0.7, `tenure serve (memory) / bare node:http = ${(memory.rps / base.rps).toFixed(2)} (bar 0.70)`);
+  if (memory !== undefined && sqlite !== undefined) bar(sqlite.rps / memory.rps >= 0.5, `sqlite / memory = ${(sqlite.rps / memory.rps).toFixed(2)} (bar 0.50)`);
+  if (pg2 !== undefined) bar(pg2.rps >= 3000, `two postgres replicas = ${pg2.rps.toFixed(0)} events/s (bar 3 000; ${(pg2.rps / base.rps).toFixed(2)} × node:http)`);
   return results;
 }

@@ -8,6 +8,8 @@ export interface RunningTarget {
   pid: number;
   /** User + system CPU time of the target process so far, in microseconds. */
   cpuMicros(): number;
+  /** Resident memory of the target process now (VmRSS), in bytes. */
+  rssBytes(): number;
   stop(): Promise<void>;
 }
 
@@ -33,6 +35,11 @@ function cpuMicrosOf(pid: number): number {
   return (ticks / CLOCK_TICKS_PER_SECOND) * 1e6;
 }
 
+function rssBytesOf(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match === null ? NaN : Number(match[1]) * 1024;
+}
+
 async function waitUntilUp(url: string, child: ChildProcess, deadlineMs: number): Promise<void> {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
@@ -48,11 +55,12 @@ async function waitUntilUp(url: string, child: ChildProcess, deadlineMs: number)
 }
 
 /**
- * Spawns `node <args>` pinned to `core` with `taskset`, with PORT set, and waits until it answers.
+ * Spawns `node <args>` pinned to `cores` (a taskset list: `0`, or `0,1` for both) with `taskset`,
+ * with PORT set, and waits until it answers.
  */
-export async function runTarget(args: string[], env: Record<string, string>, core: number): Promise<RunningTarget> {
+export async function runTarget(args: string[], env: Record<string, string>, cores: number | string): Promise<RunningTarget> {
   const port = await freePort();
-  const child = spawn('taskset', ['-c', String(core), process.execPath, ...args], {
+  const child = spawn('taskset', ['-c', String(cores), process.execPath, ...args], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -63,6 +71,7 @@ export async function runTarget(args: string[], env: Record<string, string>, cor
     url,
     pid,
     cpuMicros: () => cpuMicrosOf(pid),
+    rssBytes: () => rssBytesOf(pid),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -1,0 +1,41 @@
+/** Starts `tenure serve` (the built CLI of @tenure/server) on a given store as a benchmark target. */
+import { createRequire } from 'node:module';
+import { runTarget, type RunningTarget } from './runTarget.js';
+import { WEBHOOK_AUTH } from './webhookLoad.js';
+
+const require = createRequire(import.meta.url);
+
+/** The bearer key the targets require on /api (as a production deployment would). */
+export const API_AUTH = 'Bearer bench-api';
+
+/**
+ * How to run the `tenure` CLI: the build, as `npm install` (prepare → build) leaves it, or with
+ * BENCH_FROM_SOURCE=1 the TypeScript sources through tsx (no build needed; same code, slower start).
+ */
+export function tenureCli(): string[] {
+  const root = require.resolve('@tenure/server/package.json').replace(/package\.json$/, '');
+  return process.env['BENCH_FROM_SOURCE'] === '1' ? ['--conditions=@tenure/source', '--import', 'tsx', `${root}src/cli.ts`] : [`${root}dist/cli.js`];
+}
+
+export interface ServeOptions {
+  /** `--store`: `memory`, `sqlite:PATH`, `postgres://…?schema=…`. */
+  store: string;
+  /** taskset core list. */
+  cores: number | string;
+  /** TENURE_CLOCK: `event` (time follows the events, as the older server bench ran) or `wall`. */
+  clock: 'event' | 'wall';
+}
+
+/** Given a store spec, the cores and the clock, starts `tenure serve` and resolves once it answers. */
+export function startServe(options: ServeOptions): Promise<RunningTarget> {
+  return runTarget(
+    [...tenureCli(), 'serve', '--store', options.store],
+    {
+      BILLING_WEBHOOK_AUTH_KEY: WEBHOOK_AUTH,
+      TENURE_API_KEY: API_AUTH.slice('Bearer '.length),
+      TENURE_CLOCK: options.clock,
+      LOG_LEVEL: 'warn',
+    },
+    options.cores,
+  );
+}
