@@ -1,8 +1,9 @@
 /**
  * @tenure/server: the retention service over @tenure/core. An Express 5 app factory to mount in an
  * existing backend, a node:http request listener with a fast webhook path for the standalone
- * service, the ports (clock, notifier, dispatch log) with in-memory and real implementations, and a
- * runner with graceful shutdown. Every export is listed here by hand.
+ * service, the ports (clock, notifier, dispatch log) with in-memory and real implementations, store
+ * selection (memory, SQLite, PostgreSQL; drivers loaded only when chosen), and a runner with
+ * graceful shutdown. Every export is listed here by hand.
  */
 
 // --- App, listener, server ---
@@ -32,6 +33,8 @@ export type { Clock, ClockSpec } from './clock/clock.js';
 // --- Store ---
 export { createMemorySubscriberStore } from './store/memorySubscriberStore.js';
 export type { MemorySubscriberStore } from './store/memorySubscriberStore.js';
+export { DEFAULT_STORE_SPEC, parseStoreSpec, describeStoreSpec, openStore } from './store/openStore.js';
+export type { StoreSpec, ParsedStoreSpec, OpenStoreOptions } from './store/openStore.js';
 
 // --- Alerts ---
 export { NotifyError, isRetryable, createMemoryEmailNotifier, createMemoryChatNotifier } from './notify/notifier.js';

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RetentionOptions } from '../src/index.js';
+import { DAY, T0 } from './helpers/fixtures.js';
 import { seed } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/testServer.js';
 
@@ -6,8 +8,8 @@ let app: TestServer;
 afterEach(() => app.close());
 
 /** Scores at T0: churned 100, billing 90, pending 60, trial 40, active 10. */
-async function population() {
-  app = await startTestServer({ dispatch: { auto: false } });
+async function population(options: RetentionOptions = {}) {
+  app = await startTestServer({ dispatch: { auto: false }, ...options });
   await seed(app, 'c2', 'churned');
   await seed(app, 'c1', 'churned');
   await seed(app, 'b1', 'billing');
@@ -32,6 +34,27 @@ describe('GET /api/at-risk', () => {
       risk_band: 'critical',
       top_recommendation: { action: 'winback', urgency: 'immediate', reason: expect.any(String), priority: 1 },
     });
+  });
+
+  it('takes the default minimum score from the configured bands.high, not a constant', async () => {
+    await population({ config: { bands: { high: 40, medium: 20 } } });
+    const res = await app.request('GET', '/api/at-risk');
+    expect(ids(res.body)).toEqual(['c1', 'c2', 'b1', 'p1', 't1']);
+    expect(res.body.items.find((i: { customer_id: string }) => i.customer_id === 't1')).toMatchObject({ risk_score: 40, risk_band: 'high' });
+    const dispatch = await app.request('POST', '/api/dispatch', { dry_run: true });
+    expect(new Set(dispatch.body.planned.map((p: { customer_id: string }) => p.customer_id))).toEqual(new Set(['c1', 'c2', 'b1', 'p1', 't1']));
+  });
+
+  it('shows a score that moved with time alone, without any new event or a background sweep', async () => {
+    await population({ sweepIntervalMs: 0 });
+    expect(ids((await app.request('GET', '/api/at-risk?min_score=70')).body)).toEqual(['c1', 'c2', 'b1']);
+    // 40 days without activity: +15 (p1: 60 → 75; b1: 90 → 100, clamped).
+    app.clock.set(T0 + 40 * DAY);
+    const later = await app.request('GET', '/api/at-risk?min_score=70');
+    expect(ids(later.body)).toEqual(['b1', 'c1', 'c2', 'p1']);
+    expect(later.body.items.map((i: { risk_score: number }) => i.risk_score)).toEqual([100, 100, 100, 75]);
+    expect(later.body.items[3]).toMatchObject({ customer_id: 'p1', state: 'pending_cancel', risk_band: 'high' });
+    expect((await app.request('GET', '/api/subscribers/p1')).body).toMatchObject({ risk_score: 75, event_count: 2 });
   });
 
   it('filters by min_score, state and band', async () => {

@@ -27,7 +27,7 @@ describe('tenure CLI', () => {
   });
 
   it('documents every flag and environment variable in `serve --help`', () => {
-    for (const name of ['PORT', 'HOST', 'BILLING_WEBHOOK_AUTH_KEY', 'TENURE_API_KEY', 'SERVICE_NAME', 'TENURE_CLOCK', 'SMTP_URL', 'ALERT_EMAIL_FROM', 'ALERT_EMAIL_TO', 'SLACK_WEBHOOK_URL']) {
+    for (const name of ['PORT', 'HOST', 'DATABASE_URL', 'BILLING_WEBHOOK_AUTH_KEY', 'TENURE_API_KEY', 'SERVICE_NAME', 'TENURE_CLOCK', 'SMTP_URL', 'ALERT_EMAIL_FROM', 'ALERT_EMAIL_TO', 'SLACK_WEBHOOK_URL']) {
       expect(SERVE_HELP).toContain(name);
     }
   });
@@ -41,7 +41,7 @@ describe('tenure CLI', () => {
 
   it('serves, logs one startup line with URL, store and notifiers, warns without keys, and never logs secrets', async () => {
     const c = capture();
-    const { code, running } = await runCli(['serve', '--port', '0', '--service-name', 'cli-test'], { SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T/B/sekrit' }, c.io);
+    const { code, running } = await runCli(['serve', '--port', '0', '--store', 'memory', '--service-name', 'cli-test'], { SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T/B/sekrit' }, c.io);
     expect(code).toBe(0);
     try {
       const health = await fetch(`${running!.url}/health`);
@@ -60,7 +60,7 @@ describe('tenure CLI', () => {
 
   it('does not warn when both keys are set, and enforces them', async () => {
     const c = capture();
-    const { running } = await runCli(['serve', '--port', '0'], { BILLING_WEBHOOK_AUTH_KEY: 'rc-key', TENURE_API_KEY: 'api-key' }, c.io);
+    const { running } = await runCli(['serve', '--port', '0', '--store', 'memory'], { BILLING_WEBHOOK_AUTH_KEY: 'rc-key', TENURE_API_KEY: 'api-key' }, c.io);
     try {
       expect(c.logs.filter((l) => l['level'] === 40)).toEqual([]);
       expect((await fetch(`${running!.url}/webhook`, { method: 'POST', body: '{}' })).status).toBe(401);
@@ -74,7 +74,7 @@ describe('tenure CLI', () => {
 
   it('uses TENURE_CLOCK: a fixed ISO time is "now" for scores and recommendations', async () => {
     const c = capture();
-    const { running } = await runCli(['serve', '--port', '0'], { TENURE_CLOCK: '2026-01-12T00:00:00Z' }, c.io);
+    const { running } = await runCli(['serve', '--port', '0'], { DATABASE_URL: 'memory', TENURE_CLOCK: '2026-01-12T00:00:00Z' }, c.io);
     try {
       // The trial fixture starts 2026-01-01 and lasts 14 days: the 12th is day 12.
       await fetch(`${running!.url}/webhook`, { method: 'POST', body: JSON.stringify(fixture('initial_purchase_trial')) });

@@ -34,11 +34,11 @@ describe('POST /webhook with arbitrary bodies', () => {
         expect(res.status).toBeLessThan(500);
         expect([200, 400]).toContain(res.status);
         expect(await app.store.count()).toBe(0);
-        expect(app.store.seenEventCount()).toBe(0);
+        expect(await app.store.eventCount()).toBe(0);
       }),
       { numRuns: 150 },
     );
-  });
+  }, 30_000); // 150 HTTP round trips: generous for a loaded CI machine
 
   it('never answers 5xx and never changes the store (envelopes with broken events)', async () => {
     await fc.assert(
@@ -49,7 +49,7 @@ describe('POST /webhook with arbitrary bodies', () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 30_000); // 150 HTTP round trips: generous for a loaded CI machine
 
   it('never answers 5xx for arbitrary text, and rejects what is not JSON with 400', async () => {
     await fc.assert(
@@ -67,5 +67,5 @@ describe('POST /webhook with arbitrary bodies', () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 30_000); // 150 HTTP round trips: generous for a loaded CI machine
 });

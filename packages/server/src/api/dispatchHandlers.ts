@@ -1,9 +1,10 @@
 /** Framework-free handlers of the dispatch routes. */
-import { planDispatch } from '@tenure/core';
+import { assessSubscriber, planDispatch } from '@tenure/core';
 import type { RetentionRuntime } from '../app/retentionOptions.js';
 import { DISPATCH_OUTCOMES, type DispatchLog, type DispatchOutcome } from '../dispatch/dispatchLog.js';
 import type { HandlerResult } from '../http/apiError.js';
-import { DEFAULT_PAGE_SIZE, selectAtRisk } from './atRisk.js';
+import { storeContext } from '../store/storeContext.js';
+import { DEFAULT_PAGE_SIZE } from './atRiskCursor.js';
 import type { DispatchBody } from './schemas.js';
 
 type Deps = Pick<RetentionRuntime, 'store' | 'clock' | 'config' | 'dispatcher'>;
@@ -13,16 +14,18 @@ const zero = (): Record<DispatchOutcome, number> =>
 
 /**
  * Given the filters, runs one dispatch pass over the first `limit` at-risk subscribers (at-risk
- * order): the core plans one top recommendation per subscriber and its channels; the dispatcher
- * sends with cooldown, rate limit and retries. Resolves when every delivery has a final outcome,
+ * order, read from the store's index): the core plans one top recommendation per subscriber and
+ * its channels; the dispatcher sends with cooldown, rate limit and retries. Resolves when every delivery has a final outcome,
  * with counts per outcome and per channel. With `dry_run`, returns the plan without sending.
  *
  * @example
  * await runDispatch(runtime, { min_score: 80 }); // { status: 200, body: { outcomes: { sent: 2, ... }, ... } }
  */
 export async function runDispatch(deps: Deps, body: DispatchBody): Promise<HandlerResult> {
-  const { items } = await selectAtRisk(deps.store, deps.clock.now(), deps.config, body, { limit: body.limit ?? DEFAULT_PAGE_SIZE });
-  const deliveries = planDispatch(items);
+  const ctx = storeContext(deps);
+  const { items } = await deps.store.atRisk({ min_score: body.min_score, state: body.state, band: body.band, limit: body.limit ?? DEFAULT_PAGE_SIZE }, ctx);
+  // The index picks who; the full assessment (breakdown, every recommendation) is what alerts show.
+  const deliveries = planDispatch(items.map((entry) => assessSubscriber(entry.subscriber, ctx.now, ctx.config)));
   const planned = deliveries.map(({ channel, alert }) => ({
     customer_id: alert.customer_id,
     action: alert.recommendation.action,

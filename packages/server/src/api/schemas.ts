@@ -19,8 +19,10 @@ const queryInt = (min: number, max: number) =>
 
 export const customerIdParamsSchema = z.strictObject({ customer_id: z.string().min(1).max(1500) });
 
+const MIN_SCORE_DESCRIPTION = 'Lowest risk score included; default the configured `bands.high` (60 unless overridden).';
+
 const filters = {
-  min_score: queryInt(0, 100).optional().meta({ description: 'Lowest risk score included; default 60.' }),
+  min_score: queryInt(0, 100).optional().meta({ description: MIN_SCORE_DESCRIPTION }),
   state: z.enum(SUBSCRIBER_STATES).optional(),
   band: z.enum(RISK_BANDS).optional(),
 };
@@ -41,7 +43,7 @@ export const dispatchQuerySchema = z.strictObject({
 
 /** The dispatch body takes the at-risk filters as JSON values. */
 export const dispatchBodySchema = z.strictObject({
-  min_score: z.number().int().min(0).max(100).optional(),
+  min_score: z.number().int().min(0).max(100).optional().meta({ description: MIN_SCORE_DESCRIPTION }),
   state: z.enum(SUBSCRIBER_STATES).optional(),
   band: z.enum(RISK_BANDS).optional(),
   limit: z.number().int().min(1).max(500).optional().meta({ description: 'Most subscribers in this pass; default 50.' }),

@@ -2,8 +2,9 @@
 import { assessSubscriber } from '@tenure/core';
 import type { RetentionRuntime } from '../app/retentionOptions.js';
 import { apiError, type HandlerResult } from '../http/apiError.js';
+import { storeContext } from '../store/storeContext.js';
 import { atRiskItem, recommendView, subscriberView } from './views.js';
-import { decodeCursor, DEFAULT_PAGE_SIZE, selectAtRisk } from './atRisk.js';
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from './atRiskCursor.js';
 import type { AtRiskQuery } from './schemas.js';
 
 type Deps = Pick<RetentionRuntime, 'store' | 'clock' | 'config'>;
@@ -42,16 +43,18 @@ export async function getRecommendations(deps: Deps, customerId: string): Promis
  * await recordSubscriberActivity(runtime, 'user_1', undefined);
  */
 export async function recordSubscriberActivity(deps: Deps, customerId: string, at: number | undefined): Promise<HandlerResult> {
-  const when = at ?? deps.clock.now();
-  const subscriber = await deps.store.recordActivity(customerId, when);
+  const ctx = storeContext(deps);
+  const when = at ?? ctx.now;
+  const subscriber = await deps.store.recordActivity(customerId, when, ctx);
   if (subscriber === undefined) return unknownCustomer(customerId);
   deps.clock.observe?.(when);
   return { status: 200, body: { ok: true, customer_id: customerId, last_activity_at: subscriber.last_activity_at } };
 }
 
 /**
- * Given the validated query, returns one page of at-risk subscribers with their top recommendation.
- * An unreadable cursor is a 400 naming `cursor`.
+ * Given the validated query, returns one page of at-risk subscribers with their top recommendation,
+ * read from the store's at-risk index (exact at the clock's `now`; the default minimum score is the
+ * configured `bands.high`). An unreadable cursor is a 400 naming `cursor`.
  *
  * @example
  * await listAtRisk(runtime, { min_score: 80 }); // { items: [...], next_cursor: null }
@@ -59,9 +62,9 @@ export async function recordSubscriberActivity(deps: Deps, customerId: string, a
 export async function listAtRisk(deps: Deps, query: AtRiskQuery): Promise<HandlerResult> {
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   if (query.cursor !== undefined && after === undefined) return apiError('invalid_request', 'Unknown cursor', 'cursor');
-  const { items, next } = await selectAtRisk(deps.store, deps.clock.now(), deps.config, query, {
-    limit: query.limit ?? DEFAULT_PAGE_SIZE,
-    after,
-  });
-  return { status: 200, body: { items: items.map(atRiskItem), next_cursor: next } };
+  const page = await deps.store.atRisk(
+    { min_score: query.min_score, state: query.state, band: query.band, limit: query.limit ?? DEFAULT_PAGE_SIZE, after },
+    storeContext(deps),
+  );
+  return { status: 200, body: { items: page.items.map(atRiskItem), next_cursor: page.next === null ? null : encodeCursor(page.next) } };
 }

@@ -1,5 +1,5 @@
 /** The JSON views of a subscriber and its assessment (snake_case, as on the wire). */
-import type { Assessment } from '@tenure/core';
+import type { Assessment, AtRiskRow } from '@tenure/core';
 import type { z } from 'zod';
 import type { atRiskResponseSchema, recommendResponseSchema, subscriberResponseSchema } from './schemas.js';
 
@@ -40,15 +40,19 @@ export function recommendView({ subscriber, risk, recommendations }: Assessment)
   };
 }
 
-/** Given an assessment, returns its at-risk list item with the top recommendation (or null). Pure. */
-export function atRiskItem({ subscriber, risk, recommendations }: Assessment): AtRiskItem {
-  const top = recommendations.find((r) => r.priority === 1) ?? recommendations[0];
+/**
+ * Given a stored at-risk row (exact at the query's `now`), returns its list item with the top
+ * recommendation (or null). Pure.
+ *
+ * @example
+ * page.items.map(atRiskItem); // [{ customer_id, state, risk_score, risk_band, top_recommendation }]
+ */
+export function atRiskItem({ customer_id, state, score, band, top }: AtRiskRow): AtRiskItem {
   return {
-    customer_id: subscriber.customer_id,
-    state: subscriber.state,
-    risk_score: risk.score,
-    risk_band: risk.band,
-    top_recommendation: top === undefined ? null : { action: top.action, urgency: top.urgency, reason: top.reason, priority: top.priority },
+    customer_id,
+    state,
+    risk_score: score,
+    risk_band: band,
+    top_recommendation: top === null ? null : { action: top.action, urgency: top.urgency, reason: top.reason, priority: top.priority },
   };
 }
-

@@ -5,13 +5,14 @@
 import { assessSubscriber, planDispatch, resolveConfig, type ConfigOverrides, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
 import { wallClock, type Clock } from '../clock/clock.js';
 import { createDispatcher, type Dispatcher } from '../dispatch/dispatcher.js';
-import { createMemoryDispatchLog, type DispatchLog } from '../dispatch/dispatchLog.js';
+import type { DispatchLog } from '../dispatch/dispatchLog.js';
 import { createRateLimiter, realSleep } from '../dispatch/rateLimiter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../dispatch/retryPolicy.js';
 import { createBearerMatcher, createSecretMatcher, type SecretMatcher } from '../http/secretMatcher.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { Notifier } from '../notify/notifier.js';
 import { createMemorySubscriberStore } from '../store/memorySubscriberStore.js';
+import { startAtRiskSweep } from './startAtRiskSweep.js';
 
 /** How alerts are dispatched. Every field has a default. */
 export interface DispatchOptions {
@@ -23,7 +24,7 @@ export interface DispatchOptions {
   cooldownMs?: number;
   /** Retries with exponential backoff on 5xx and network errors. Default 3 attempts, 1 s base. */
   retry?: Partial<RetryPolicy>;
-  /** Where attempts and cooldowns are kept. Default in memory. */
+  /** Where attempts and cooldowns are kept. Default the store's own log (durable with a durable store, shared by replicas). */
   log?: DispatchLog;
   /** Injectable waiting (tests): used for rate-limit spacing and retry backoff. */
   sleep?: (ms: number) => Promise<void>;
@@ -33,8 +34,13 @@ export interface DispatchOptions {
 
 /** Options of `createRetentionApp`, `createRetentionRequestListener` and `startRetentionServer`. */
 export interface RetentionOptions {
-  /** Default: a new in-memory store. */
+  /** Default: a new in-memory store. The service closes it on shutdown. */
   store?: SubscriberStore;
+  /**
+   * Every this many ms, re-materialize the at-risk rows whose `rescore_at` has passed (batches of
+   * 1000), so queries find little to refresh. Default 1000; 0 turns it off (answers stay exact).
+   */
+  sweepIntervalMs?: number;
   /** Alert channels: at most one email and one chat notifier. Default none (alerts are skipped and logged). */
   notifiers?: readonly Notifier[];
   /** Default: wall clock. */
@@ -67,7 +73,7 @@ export interface RetentionRuntime {
   notifiers: readonly Notifier[];
   /** Auto-dispatch for one subscriber (called after a webhook's response); undefined when off. */
   afterApplied: ((subscriber: Subscriber) => void) | undefined;
-  /** Waits for in-flight dispatches, then closes notifiers and the store. */
+  /** Stops the at-risk sweep, waits for in-flight dispatches, then closes notifiers and the store. */
   close(): Promise<void>;
 }
 
@@ -86,7 +92,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
   const notifiers = options.notifiers ?? [];
   const d = options.dispatch ?? {};
   const sleep = d.sleep ?? realSleep;
-  const dispatchLog = d.log ?? createMemoryDispatchLog();
+  const dispatchLog = d.log ?? store.dispatchLog;
   const dispatcher = createDispatcher({
     notifiers,
     log: dispatchLog,
@@ -100,6 +106,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     ...(d.alertLink === undefined ? {} : { alertLink: d.alertLink }),
   });
   const autoDispatch = d.auto ?? true;
+  const sweep = startAtRiskSweep({ store, clock, config, logger, intervalMs: options.sweepIntervalMs ?? 1000 });
 
   const autoDispatchOne = (subscriber: Subscriber) => {
     try {
@@ -128,6 +135,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     // Auto-dispatch only ever sends immediate alerts: without a channel there is nothing to schedule.
     afterApplied: autoDispatch && dispatcher.canSend ? autoDispatchOne : undefined,
     async close() {
+      await sweep.stop(); // before the store closes under it
       await dispatcher.idle();
       await Promise.allSettled(notifiers.map((n) => n.close?.()));
       await store.close();

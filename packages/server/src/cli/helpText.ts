@@ -4,9 +4,15 @@ export const MAIN_HELP = `Usage: tenure <command> [options]
 
 Commands:
   serve       Run the retention service (webhook receiver, API, alerts)
+  replay      Rebuild every subscriber and at-risk row from the stored events (after a rules or
+              config change); safe while the service runs
+  export      Write the stored events and reported activity as NDJSON
+  import      Read NDJSON events into the store (idempotent: duplicates are counted, not applied)
+
+Each command takes --store / DATABASE_URL (default sqlite:./data/tenure.db) and --help.
 
 Options:
-  -h, --help     Show help (also: tenure serve --help)
+  -h, --help     Show help (also: tenure <command> --help)
   -v, --version  Print the version
 `;
 
@@ -23,6 +29,12 @@ Options (flag | environment variable | default):
         The exact Authorization header value configured in the billing service, compared in constant time.
   --api-key <key>               TENURE_API_KEY             unset: /api/* is OPEN (development mode)
         /api/* then requires "Authorization: Bearer <key>".
+  --store <spec>                DATABASE_URL               sqlite:./data/tenure.db
+        memory: in process, lost on restart (tests, trying things out).
+        sqlite:PATH: one file (the directory is created on first run); events, subscribers, the
+          at-risk index, the dispatch log and cooldowns survive restarts.
+        postgres://USER:PASSWORD@HOST:5432/DB[?schema=NAME]: several replicas on one database.
+        A store that cannot be opened stops the start with one line on stderr and exit code 1.
   --service-name <name>         SERVICE_NAME               tenure
   --clock <mode>                TENURE_CLOCK               wall
         wall: real time. event: now = the latest event time seen (simulations on a virtual clock).

@@ -6,6 +6,8 @@ import type { Notifier } from '../notify/notifier.js';
 import { createSlackNotifier } from '../notify/slackNotifier.js';
 import { createSmtpNotifier } from '../notify/smtpNotifier.js';
 import { startRetentionServer, type RunningRetentionServer } from '../server/startRetentionServer.js';
+import { describeStoreSpec, errorLine, openStore, parseStoreSpec, redactStoreText } from '../store/openStore.js';
+import { runDataCommand } from './dataCommands.js';
 import { MAIN_HELP, SERVE_HELP } from './helpText.js';
 import { parseServeArgs, type ServeConfig } from './serveConfig.js';
 import { VERSION } from './version.js';
@@ -29,8 +31,10 @@ const describeClock = (c: ServeConfig['clock']) => (c.kind === 'fixed' ? new Dat
 
 /**
  * Given the arguments (without node and script), the environment and the io, runs the command:
- * `serve` resolves once the service listens; `--help`/`--version` print and resolve with code 0;
- * bad input prints the error and resolves with code 2.
+ * `serve` resolves once the service listens; `replay`, `export` and `import` once done;
+ * `--help`/`--version` print and resolve with code 0; bad input prints the error and resolves with
+ * code 2; a store that cannot be opened (or a port that cannot be bound) prints one line and
+ * resolves with code 1.
  *
  * @example
  * const { code, running } = await runCli(process.argv.slice(2), process.env, { stdout: console.log, stderr: console.error });
@@ -39,6 +43,7 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
   const [command, ...rest] = argv;
   if (command === '--version' || command === '-v') return io.stdout(`${VERSION}\n`), { code: 0 };
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return io.stdout(MAIN_HELP), { code: 0 };
+  if (command === 'replay' || command === 'export' || command === 'import') return runDataCommand(command, rest, env, io);
   if (command !== 'serve') return io.stderr(`Unknown command "${command}".\n\n${MAIN_HELP}`), { code: 2 };
 
   const parsed = parseServeArgs(rest, env);
@@ -47,11 +52,18 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
   const c = parsed.config;
 
   const logger = createLogger({ level: c.logLevel, service: c.serviceName, ...(io.logDestination === undefined ? {} : { destination: io.logDestination }) });
+  const storeSpec = parseStoreSpec(c.store);
+  if (!storeSpec.ok) return io.stderr(`tenure serve: cannot open store ${redactStoreText(c.store)}: ${storeSpec.error}\n`), { code: 1 };
   const notifiers: Notifier[] = [];
   try {
     if (c.smtp !== undefined) notifiers.push(createSmtpNotifier({ smtpUrl: c.smtp.url, from: c.smtp.from, to: c.smtp.to }));
     if (c.slackWebhookUrl !== undefined) notifiers.push(createSlackNotifier({ webhookUrl: c.slackWebhookUrl }));
+    const store = await openStore(storeSpec.spec, { applicationName: c.serviceName }).catch(async (error: unknown) => {
+      await Promise.allSettled(notifiers.map((n) => n.close?.()));
+      throw error;
+    });
     const running = await startRetentionServer({
+      store,
       port: c.port,
       host: c.host,
       serviceName: c.serviceName,
@@ -62,11 +74,11 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
       notifiers,
       dispatch: { auto: c.autoDispatch, ratePerSecond: c.ratePerSecond, cooldownMs: c.cooldownMs },
       handleSignals: io.handleSignals ?? true,
-      describe: { clock: describeClock(c.clock), auto_dispatch: c.autoDispatch, version: VERSION },
+      describe: { store: describeStoreSpec(storeSpec.spec), clock: describeClock(c.clock), auto_dispatch: c.autoDispatch, version: VERSION },
     });
     return { code: 0, running };
   } catch (error) {
-    io.stderr(`tenure serve: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`tenure serve: ${errorLine(error)}\n`);
     return { code: 1 };
   }
 }

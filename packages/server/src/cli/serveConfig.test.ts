@@ -13,13 +13,14 @@ const error = (argv: string[], env: Record<string, string> = {}): string => {
 };
 
 describe('parseServeArgs', () => {
-  it('defaults: port 3000, host 127.0.0.1, service tenure, wall clock, no auth, no notifiers, 1 msg/s, 24 h cooldown, auto-dispatch on', () => {
+  it('defaults: port 3000, host 127.0.0.1, service tenure, SQLite in ./data, wall clock, no auth, no notifiers, 1 msg/s, 24 h cooldown, auto-dispatch on', () => {
     expect(config([])).toEqual({
       port: 3000,
       host: '127.0.0.1',
       webhookAuthKey: undefined,
       apiKey: undefined,
       serviceName: 'tenure',
+      store: 'sqlite:./data/tenure.db',
       clock: { kind: 'wall' },
       smtp: undefined,
       slackWebhookUrl: undefined,
@@ -37,6 +38,7 @@ describe('parseServeArgs', () => {
       BILLING_WEBHOOK_AUTH_KEY: 'rc',
       TENURE_API_KEY: 'api',
       SERVICE_NAME: 'acme',
+      DATABASE_URL: 'postgres://app@db/tenure',
       TENURE_CLOCK: 'event',
       SMTP_URL: 'smtp://mail:25',
       ALERT_EMAIL_FROM: 'a@x.io',
@@ -53,6 +55,7 @@ describe('parseServeArgs', () => {
       webhookAuthKey: 'rc',
       apiKey: 'api',
       serviceName: 'acme',
+      store: 'postgres://app@db/tenure',
       clock: { kind: 'event' },
       smtp: { url: 'smtp://mail:25', from: 'a@x.io', to: 'b@x.io' },
       slackWebhookUrl: 'https://hooks.slack.com/services/x',
@@ -64,10 +67,13 @@ describe('parseServeArgs', () => {
   });
 
   it('lets a flag win over its environment variable', () => {
-    expect(config(['--port', '9000', '--service-name', 'flag', '--no-auto-dispatch'], { PORT: '8080', SERVICE_NAME: 'env' })).toMatchObject({
+    expect(
+      config(['--port', '9000', '--service-name', 'flag', '--no-auto-dispatch', '--store', 'memory'], { PORT: '8080', SERVICE_NAME: 'env', DATABASE_URL: 'sqlite:env.db' }),
+    ).toMatchObject({
       port: 9000,
       serviceName: 'flag',
       autoDispatch: false,
+      store: 'memory',
     });
   });
 

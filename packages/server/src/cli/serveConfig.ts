@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { parseClockSpec, type ClockSpec } from '../clock/clock.js';
+import { DEFAULT_STORE_SPEC } from '../store/openStore.js';
 
 export interface ServeConfig {
   port: number;
@@ -11,6 +12,8 @@ export interface ServeConfig {
   webhookAuthKey: string | undefined;
   apiKey: string | undefined;
   serviceName: string;
+  /** The store spec as given (parsed and opened by the runner, which reports a bad one as a failed start). */
+  store: string;
   clock: ClockSpec;
   smtp: { url: string; from: string; to: string } | undefined;
   slackWebhookUrl: string | undefined;
@@ -28,6 +31,7 @@ const OPTIONS = {
   'webhook-auth-key': { type: 'string' },
   'api-key': { type: 'string' },
   'service-name': { type: 'string' },
+  store: { type: 'string' },
   clock: { type: 'string' },
   'smtp-url': { type: 'string' },
   'alert-email-from': { type: 'string' },
@@ -105,6 +109,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       webhookAuthKey: pick(values['webhook-auth-key'], env['BILLING_WEBHOOK_AUTH_KEY']),
       apiKey: pick(values['api-key'], env['TENURE_API_KEY']),
       serviceName: pick(values['service-name'], env['SERVICE_NAME']) ?? 'tenure',
+      store: pick(values.store, env['DATABASE_URL']) ?? DEFAULT_STORE_SPEC,
       clock,
       smtp: smtpUrl === undefined || from === undefined || to === undefined ? undefined : { url: smtpUrl, from, to },
       slackWebhookUrl: slack,

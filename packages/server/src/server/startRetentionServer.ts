@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RetentionOptions } from '../app/retentionOptions.js';
+import { storeContext } from '../store/storeContext.js';
 import { createRetentionRequestListener, type RetentionRequestListener } from '../webhook/createRetentionRequestListener.js';
 
 export interface StartOptions extends RetentionOptions {
@@ -32,7 +33,9 @@ export interface RunningRetentionServer {
 /**
  * Given the options, starts the retention service on node:http (webhook fast path + Express app),
  * resolves once it listens, and logs the URL, store and notifiers; warns loudly when an auth key is
- * unset. The CLI and examples call it; library code never does.
+ * unset. Before listening it brings the store's at-risk rows up to date once (all of them after a
+ * configuration change), so the first query does not pay for it. If that or listening fails, the
+ * store is closed and the error rethrown. The CLI and examples call it; library code never does.
  *
  * @example
  * const running = await startRetentionServer({ port: 3000, webhookAuthKey: process.env.BILLING_WEBHOOK_AUTH_KEY });
@@ -42,19 +45,27 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
   const listener = createRetentionRequestListener(options);
   const { logger, store, notifiers } = listener.runtime;
   const server = createServer({ keepAliveTimeout: 5_000 }, listener);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await store.refreshDue(storeContext(listener.runtime), 1000);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await listener.close().catch(() => {}); // the first error is the one to report
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
 
   const channels = Object.fromEntries(['email', 'chat'].map((c) => [c, notifiers.find((n) => n.channel === c)?.description ?? 'off']));
-  logger.info({ url, store: store.kind, notifiers: channels, ...options.describe }, `tenure listening on ${url} (store: ${store.kind}; email: ${channels['email']}; chat: ${channels['chat']})`);
+  // `describe.store` (the CLI's redacted spec) names the store better than its kind when given.
+  const fields: Record<string, unknown> = { url, store: store.kind, notifiers: channels, ...options.describe };
+  logger.info(fields, `tenure listening on ${url} (store: ${String(fields['store'])}; email: ${channels['email']}; chat: ${channels['chat']})`);
   if (listener.runtime.webhookAuth.disabled) {
     logger.warn('BILLING_WEBHOOK_AUTH_KEY is not set: POST /webhook accepts ANY caller (development mode only)');
   }

@@ -3,14 +3,20 @@
  * path and the Express route call it, so they answer identically. It does no scoring before
  * answering; work after an applied event (auto-dispatch) is scheduled for after the response.
  */
-import { parseWebhook, type Subscriber, type SubscriberStore } from '@tenure/core';
+import { parseWebhook, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
 import type { Clock } from '../clock/clock.js';
 import { apiError, type ApiErrorBody, type HandlerResult } from '../http/apiError.js';
 import { headerValue, type SecretMatcher } from '../http/secretMatcher.js';
+import { storeContext } from '../store/storeContext.js';
 
 export interface WebhookDeps {
   store: SubscriberStore;
   clock: Clock;
+  /**
+   * The rules the store materializes at-risk rows with. Required, not defaulted: a store whose rows
+   * were built under another configuration re-materializes every row when it sees a different one.
+   */
+  config: TenureConfig;
   /** Checks the Authorization header against BILLING_WEBHOOK_AUTH_KEY (disabled when unset). */
   webhookAuth: SecretMatcher;
   /** Runs after the response for every newly applied event (auto-dispatch); errors are its own. */
@@ -41,11 +47,11 @@ export interface WebhookHeaders {
 /**
  * Given the raw request body (text), the request headers and the deps, returns the response to send.
  * 401 on a wrong or missing Authorization header when a key is set; 400 naming the field for
- * malformed JSON or a missing/invalid field (nothing is stored); 200 otherwise. Never throws; a
- * failing store gives 503 so the billing service retries.
+ * malformed JSON or a missing/invalid field (nothing is stored); 200 otherwise, only once the store
+ * has committed the event. Never throws; a failing store gives 503 so the billing service retries.
  *
  * @example
- * const { status, body } = await handleWebhook(rawBody, req.headers, { store, clock, webhookAuth });
+ * const { status, body } = await handleWebhook(rawBody, req.headers, { store, clock, config, webhookAuth });
  */
 export async function handleWebhook(rawBody: string, headers: WebhookHeaders, deps: WebhookDeps): Promise<WebhookResult> {
   if (!deps.webhookAuth.matches(headerValue(headers.authorization))) {
@@ -90,7 +96,7 @@ async function applyWebhookValue(value: unknown, deps: WebhookDeps): Promise<Web
   const event = parsed.event;
   let outcome;
   try {
-    outcome = await deps.store.applyEvent(event);
+    outcome = await deps.store.applyEvent(event, storeContext(deps));
   } catch {
     return apiError('unavailable', 'The subscriber store is unavailable; retry later');
   }

@@ -1,5 +1,6 @@
 /** Loads a webhook fixture and overrides fields of its `event`. */
 import { readFileSync } from 'node:fs';
+import { parseWebhook, type HandledEvent } from '@tenure/core';
 
 export type FixtureName =
   | 'initial_purchase_trial'
@@ -27,4 +28,11 @@ export interface WebhookBody {
 export function fixture(name: FixtureName, overrides: Record<string, unknown> = {}): WebhookBody {
   const body = JSON.parse(readFileSync(new URL(`../fixtures/${name}.json`, import.meta.url), 'utf8')) as WebhookBody;
   return { ...body, event: { ...body.event, ...overrides } };
+}
+
+/** The fixture parsed into the core's `HandledEvent` (for calling a store directly). */
+export function handledEvent(name: FixtureName, overrides: Record<string, unknown> = {}): HandledEvent {
+  const parsed = parseWebhook(fixture(name, overrides));
+  if (!parsed.ok || !parsed.handled) throw new Error(`fixture ${name} is not a handled event`);
+  return parsed.event;
 }

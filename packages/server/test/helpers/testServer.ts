@@ -78,12 +78,12 @@ export async function startTestServer(options: RetentionOptions = {}, mode: Mode
   };
 }
 
-/** Waits until `check` passes (polling every 5 ms, at most `ms`). */
-export async function eventually(check: () => void, ms = 1000): Promise<void> {
+/** Waits until `check` passes (polling every 5 ms, at most `ms`); `check` may be async. */
+export async function eventually(check: () => void | Promise<void>, ms = 1000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     try {
-      check();
+      await check();
       return;
     } catch (error) {
       if (Date.now() > until) throw error;
