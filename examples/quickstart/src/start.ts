@@ -1,6 +1,7 @@
 /**
- * `npm start`: the billing simulator on :4000 sending webhooks to the retention service on :3000.
- * Ports come from PORT and BILLING_SIM_PORT; Ctrl-C stops both.
+ * `npm start`: the billing simulator on :4000 sending webhooks to the retention service on :3000,
+ * which keeps its data in a fresh SQLite file each run (the simulator's world starts anew too).
+ * Ports come from PORT and BILLING_SIM_PORT; Ctrl-C stops both and removes the file.
  */
 import { startLocalStack } from './startLocalStack.js';
 
@@ -9,6 +10,7 @@ const stack = await startLocalStack({
   billingPort: Number(process.env.BILLING_SIM_PORT ?? 4000),
   seed: process.env.BILLING_SIM_SEED ?? 'quickstart',
   logLevel: process.env.LOG_LEVEL ?? 'warn',
+  store: 'sqlite',
 });
 const r = stack.retention.url;
 const b = stack.billing.url;
@@ -17,6 +19,7 @@ const json = "-H 'content-type: application/json'";
 console.log(`
 tenure is running
   retention service  ${r}   GET /health, /api/at-risk, /api/subscribers/{id}/recommend, /openapi.json
+  store              ${stack.store}   (a fresh file this run, removed on Ctrl-C)
   billing simulator  ${b}   RevenueCat API v2 under /v2, control API under /sim, /openapi.json
   webhooks           ${b} → ${r}/webhook (shared secret, fast retries); scores follow the simulator's clock
 

@@ -4,8 +4,12 @@
  * recommendations follow simulated time even when the clock moves with no event (day 12 of a trial).
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SubscriberStore } from '@tenure/core';
 import { startBillingSim, type RunningBillingSim } from '@tenure/billing-sim';
-import { createLogger, startRetentionServer, type RunningRetentionServer, type StartOptions } from '@tenure/server';
+import { createLogger, createMemorySubscriberStore, openStore, startRetentionServer, type RunningRetentionServer, type StartOptions } from '@tenure/server';
 
 export interface LocalStackOptions {
   /** Retention service port; default 3000, 0 for a free one. */
@@ -19,12 +23,19 @@ export interface LocalStackOptions {
   webhookAuth?: string;
   /** Pino level of the retention service's logs; default "info". */
   logLevel?: string;
+  /**
+   * The retention service's store: `memory`, or `sqlite` for a fresh SQLite file in a new temporary
+   * directory (removed by `close`). Default `memory`.
+   */
+  store?: 'memory' | 'sqlite';
   /** Extra options for the retention service (notifiers, dispatch, config). */
-  retention?: Omit<StartOptions, 'port' | 'host' | 'webhookAuthKey' | 'clock'>;
+  retention?: Omit<StartOptions, 'port' | 'host' | 'webhookAuthKey' | 'clock' | 'store'>;
 }
 
 export interface LocalStack {
   retention: RunningRetentionServer;
+  /** Where the retention service keeps its data: `memory` or `sqlite:<path of the fresh file>`. */
+  store: string;
   billing: RunningBillingSim;
   webhookAuth: string;
   close(): Promise<void>;
@@ -32,27 +43,45 @@ export interface LocalStack {
 
 /**
  * Starts the retention service and the billing simulator, with the simulator's webhooks pointed at
- * the service's `POST /webhook` (fast retry schedule) and the shared secret on both sides.
+ * the service's `POST /webhook` (fast retry schedule) and the shared secret on both sides. The
+ * simulator's world starts anew each run, so the service's store does too (a fresh SQLite file with
+ * `store: 'sqlite'`).
  *
  * @example
- * const stack = await startLocalStack({ retentionPort: 0, billingPort: 0, seed: 'e2e' });
+ * const stack = await startLocalStack({ retentionPort: 0, billingPort: 0, seed: 'e2e', store: 'sqlite' });
  * await stack.close();
  */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const host = options.host ?? '127.0.0.1';
   const webhookAuth = options.webhookAuth ?? `Bearer ${randomUUID()}`;
   let billing: RunningBillingSim | undefined;
-  const retention = await startRetentionServer({
-    logger: createLogger({ service: 'tenure', level: options.logLevel ?? 'info' }),
-    ...options.retention,
-    port: options.retentionPort ?? 3000,
-    host,
-    webhookAuthKey: webhookAuth,
-    // The simulator's virtual clock once it runs (it starts right after), wall time before.
-    clock: { now: () => billing?.sim.now() ?? Date.now() },
-    handleSignals: false,
-    describe: { clock: 'billing simulator' },
-  });
+  const dir = options.store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'tenure-quickstart-')) : undefined;
+  const removeDir = () => dir !== undefined && rmSync(dir, { recursive: true, force: true });
+  let store: SubscriberStore;
+  try {
+    store = dir === undefined ? createMemorySubscriberStore() : await openStore({ kind: 'sqlite', path: join(dir, 'tenure.db') });
+  } catch (error) {
+    removeDir();
+    throw error;
+  }
+  let retention: RunningRetentionServer;
+  try {
+    retention = await startRetentionServer({
+      logger: createLogger({ service: 'tenure', level: options.logLevel ?? 'info' }),
+      ...options.retention,
+      store,
+      port: options.retentionPort ?? 3000,
+      host,
+      webhookAuthKey: webhookAuth,
+      // The simulator's virtual clock once it runs (it starts right after), wall time before.
+      clock: { now: () => billing?.sim.now() ?? Date.now() },
+      handleSignals: false,
+      describe: { clock: 'billing simulator' },
+    });
+  } catch (error) {
+    removeDir(); // the failed start closed the store
+    throw error;
+  }
   try {
     billing = await startBillingSim({
       port: options.billingPort ?? 4000,
@@ -63,16 +92,19 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
   } catch (error) {
     await retention.close();
+    removeDir();
     throw error;
   }
   const running = billing;
   return {
     retention,
+    store: store.kind,
     billing: running,
     webhookAuth,
     close: async () => {
       await running.stop();
-      await retention.close();
+      await retention.close(); // closes the store
+      removeDir();
     },
   };
 }

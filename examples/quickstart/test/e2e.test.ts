@@ -1,6 +1,7 @@
 // End to end: the billing simulator sends real HTTP webhooks to the retention service (both in this
 // process, on ephemeral ports); the month of the demo must end in the expected states, scores,
-// recommendations and balances, and the same with delivery faults injected.
+// recommendations and balances, and the same with delivery faults injected into a service on a
+// fresh SQLite file, as `npm start` runs it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemoMonth, type DemoResult } from '../src/demoMonth.js';
 import { call } from '../src/httpClient.js';
@@ -11,8 +12,8 @@ afterAll(async () => {
   await Promise.all(stacks.map((s) => s.close()));
 });
 
-async function runMonth(faults?: Record<string, number>): Promise<{ result: DemoResult; stack: LocalStack }> {
-  const stack = await startLocalStack({ retentionPort: 0, billingPort: 0, seed: 'e2e', logLevel: 'error', retention: { dispatch: { auto: false } } });
+async function runMonth(faults?: Record<string, number>, store: 'memory' | 'sqlite' = 'memory'): Promise<{ result: DemoResult; stack: LocalStack }> {
+  const stack = await startLocalStack({ retentionPort: 0, billingPort: 0, seed: 'e2e', logLevel: 'error', store, retention: { dispatch: { auto: false } } });
   stacks.push(stack);
   if (faults) await call('POST', `${stack.billing.url}/sim/webhook`, { faults });
   return { result: await runDemoMonth(stack.retention.url, stack.billing.url), stack };
@@ -79,9 +80,12 @@ describe('billing simulator → webhooks → retention service', () => {
     });
   });
 
-  it('reaches the same final states with duplicated, reordered and delayed deliveries', async () => {
-    const faulty = await runMonth({ duplicate_rate: 0.3, reorder_rate: 0.3, reorder_window: 3, delay_rate: 0.2, delay_ms: 40 });
+  it('reaches the same final states with duplicated, reordered and delayed deliveries (on SQLite)', async () => {
+    const faulty = await runMonth({ duplicate_rate: 0.3, reorder_rate: 0.3, reorder_window: 3, delay_rate: 0.2, delay_ms: 40 }, 'sqlite');
+    expect(faulty.stack.store).toMatch(/^sqlite:.*tenure\.db$/);
     expect(statesOf(faulty.result)).toEqual(statesOf(result));
+    expect(faulty.result.subscribers).toEqual(result.subscribers);
+    expect(faulty.result.atRisk).toEqual(result.atRisk);
     expect(faulty.result.balances).toEqual(result.balances);
     const deliveries = await call<{ items: { faults: string[] }[] }>('GET', `${faulty.stack.billing.url}/sim/webhooks/deliveries`);
     const injected = new Set(deliveries.items.flatMap((d) => d.faults));
