@@ -1,0 +1,72 @@
+// AtRiskIndex against a plain array sorted on every query: pages (any state, score range, position
+// and limit) and due rows, after arbitrary adds and key updates.
+import fc from 'fast-check';
+import { SUBSCRIBER_STATES, compareAtRisk, type SubscriberState } from '@tenure/core';
+import { describe, expect, it } from 'vitest';
+import { AtRiskIndex, type IndexedRow, type IndexRange } from './atRiskIndex.js';
+
+const ids = ['a', 'b', 'B', 'é', '\uFFFD', '\u{1F600}', 'a\uE000', 'a\u{10000}', 'zz', '日本'];
+const keysArb = fc.record({
+  state: fc.constantFrom(...SUBSCRIBER_STATES),
+  score: fc.integer({ min: 0, max: 12 }).map((n) => n * 10),
+  rescoreAt: fc.option(fc.integer({ min: 0, max: 20 }), { nil: null }),
+});
+const rangeArb: fc.Arbitrary<IndexRange> = fc.record({
+  minScore: fc.integer({ min: -1, max: 121 }),
+  maxScore: fc.option(fc.integer({ min: -1, max: 121 }), { nil: null }),
+  state: fc.option(fc.constantFrom(...SUBSCRIBER_STATES), { nil: undefined }),
+  after: fc.option(fc.record({ score: fc.integer({ min: -1, max: 121 }), customer_id: fc.constantFrom('', ...ids, '\u{10FFFF}') }), { nil: undefined }),
+});
+type Op =
+  | { kind: 'set'; id: string; keys: { state: SubscriberState; score: number; rescoreAt: number | null } }
+  | { kind: 'page'; range: IndexRange; limit: number }
+  | { kind: 'due'; now: number; limit: number };
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('set' as const), id: fc.constantFrom(...ids), keys: keysArb }),
+  fc.record({ kind: fc.constant('page' as const), range: rangeArb, limit: fc.integer({ min: 0, max: 5 }) }),
+  fc.record({ kind: fc.constant('due' as const), now: fc.integer({ min: 0, max: 20 }), limit: fc.integer({ min: 0, max: 5 }) }),
+);
+
+const position = (r: IndexedRow) => ({ score: r.score, customer_id: r.id });
+
+describe('AtRiskIndex (property)', () => {
+  it('pages and lists due rows exactly like filtering and sorting every row', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 60 }), (ops) => {
+        const index = new AtRiskIndex<IndexedRow>();
+        const rows = new Map<string, IndexedRow>();
+        for (const op of ops) {
+          if (op.kind === 'set') {
+            const row = rows.get(op.id);
+            if (row === undefined) {
+              const fresh = { id: op.id, ...op.keys };
+              rows.set(op.id, fresh);
+              index.add(fresh);
+            } else index.update(row, op.keys);
+          } else if (op.kind === 'page') {
+            const { minScore, maxScore, state, after } = op.range;
+            const matching = [...rows.values()]
+              .filter((r) => r.score >= minScore && (maxScore === null || r.score < maxScore) && (state === undefined || r.state === state))
+              .filter((r) => after === undefined || compareAtRisk(position(r), after) > 0)
+              .sort((a, b) => compareAtRisk(position(a), position(b)));
+            const page = index.page(op.range, op.limit);
+            expect(page.rows.map((r) => r.id)).toEqual(matching.slice(0, op.limit).map((r) => r.id));
+            expect(page.more).toBe(matching.length > op.limit);
+          } else {
+            const due = [...rows.values()]
+              .filter((r) => r.rescoreAt !== null && r.rescoreAt <= op.now)
+              .sort((a, b) => a.rescoreAt! - b.rescoreAt! || compareAtRisk({ score: 0, customer_id: a.id }, { score: 0, customer_id: b.id }));
+            expect(index.dueAt(op.now, op.limit).map((r) => r.id)).toEqual(due.slice(0, op.limit).map((r) => r.id));
+          }
+        }
+        expect(index.size).toBe(rows.size);
+        // A rebuild from scratch answers the same.
+        const rebuilt = new AtRiskIndex<IndexedRow>();
+        rebuilt.rebuild([...rows.values()]);
+        expect(rebuilt.page({ minScore: -1, maxScore: null }, 100).rows).toEqual(index.page({ minScore: -1, maxScore: null }, 100).rows);
+        expect(rebuilt.dueAt(100, 100)).toEqual(index.dueAt(100, 100));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
