@@ -1,0 +1,104 @@
+/**
+ * The schema of a tenure SQLite file and the migrations that build it, versioned by
+ * `PRAGMA user_version`. Version 1:
+ *
+ * ```
+ * events       seq INTEGER PRIMARY KEY           storage order (records() and export follow it)
+ *              id TEXT NOT NULL UNIQUE           event.id: the database catches duplicates
+ *              customer_id TEXT NOT NULL         event.app_user_id
+ *              type TEXT, event_timestamp_ms     for operators reading the file
+ *              body TEXT                         JSON of the HandledEvent
+ *              index (customer_id, seq)          one customer's events, for replay
+ * subscribers  customer_id TEXT PRIMARY KEY      BINARY collation = code point order
+ *              record TEXT                       JSON of the Subscriber
+ *              reported_activity_at INTEGER      max app-reported activity (kept for replay/export)
+ *              state, score, band,               the materialized at-risk row at assessed_at,
+ *              top_action, top_urgency,          exact until rescore_at (NULL: until the next
+ *              top_reason, top_priority,         event or activity)
+ *              assessed_at, rescore_at
+ *              index (score DESC, customer_id)          the at-risk order
+ *              index (state, score DESC, customer_id)   the at-risk order within a state
+ *              index (rescore_at) WHERE NOT NULL        rows that come due
+ * meta         key TEXT PRIMARY KEY, value TEXT  'config_fingerprint'
+ * dispatches   id INTEGER PRIMARY KEY AUTOINCREMENT (ids never reused), at, customer_id, action,
+ *              urgency, risk_score, channel, outcome, attempt, error, triggered_by
+ * cooldowns    key TEXT PRIMARY KEY, until INTEGER   an alert key is cooling down while until > now
+ * ```
+ */
+import type Database from 'better-sqlite3';
+
+/** Thrown for a file written by a newer schema; its message is the one line to show. */
+export class SchemaVersionError extends Error {}
+
+/** Each entry moves the schema from version `index` to `index + 1`; append, never edit. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    customer_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    event_timestamp_ms INTEGER NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX events_by_customer ON events (customer_id, seq);
+
+  CREATE TABLE subscribers (
+    customer_id TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    reported_activity_at INTEGER,
+    state TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    band TEXT NOT NULL,
+    top_action TEXT,
+    top_urgency TEXT,
+    top_reason TEXT,
+    top_priority INTEGER,
+    assessed_at INTEGER NOT NULL,
+    rescore_at INTEGER
+  );
+  CREATE INDEX subscribers_at_risk ON subscribers (score DESC, customer_id);
+  CREATE INDEX subscribers_state_at_risk ON subscribers (state, score DESC, customer_id);
+  CREATE INDEX subscribers_rescore ON subscribers (rescore_at) WHERE rescore_at IS NOT NULL;
+
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+  CREATE TABLE dispatches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at INTEGER NOT NULL,
+    customer_id TEXT NOT NULL,
+    action TEXT NOT NULL,
+    urgency TEXT NOT NULL,
+    risk_score REAL NOT NULL,
+    channel TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    error TEXT,
+    triggered_by TEXT NOT NULL
+  );
+
+  CREATE TABLE cooldowns (key TEXT PRIMARY KEY, until INTEGER NOT NULL);
+  `,
+];
+
+/** The schema version this code writes and reads. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Given an open database, brings its schema to `SCHEMA_VERSION` and returns the version it found.
+ * Runs inside `BEGIN IMMEDIATE`, so of two processes opening one file at once, one migrates and the
+ * other waits (busy timeout) and then finds nothing to do. Throws on a file of a newer version.
+ */
+export function migrate(db: Database.Database, path: string): number {
+  return db.transaction(() => {
+    const found = db.pragma('user_version', { simple: true }) as number;
+    if (found > SCHEMA_VERSION) {
+      throw new SchemaVersionError(
+        `SQLite store at ${path} has schema version ${found}, newer than this version of tenure supports (${SCHEMA_VERSION}); upgrade tenure to open it`,
+      );
+    }
+    for (let v = found; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    if (found !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    return found;
+  }).immediate();
+}

@@ -1,0 +1,86 @@
+/**
+ * Every fixed SQL statement of the store, prepared once per connection (preparing costs more than
+ * running a small statement). The at-risk page statements depend on the filters and are prepared
+ * on first use in `atRiskPage.ts`.
+ */
+import type Database from 'better-sqlite3';
+
+/** Columns of the materialized at-risk row, in the order `rowParams` binds them. */
+export const ROW_COLUMNS = 'state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at';
+
+/** Due rows, most overdue first: a range of the partial index on rescore_at. */
+export const DUE_SQL = 'SELECT customer_id, record FROM subscribers WHERE rescore_at <= ? ORDER BY rescore_at LIMIT ?';
+
+type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
+type SubscriberRow = { customer_id: string; record: string; reported_activity_at: number | null };
+
+/** The statements of one connection. */
+export interface Statements {
+  insertEvent: Stmt<[string, string, string, number, string]>;
+  getRecord: Stmt<[string], { record: string }>;
+  getActivityTarget: Stmt<[string], { record: string; reported_activity_at: number | null }>;
+  upsertSubscriber: Stmt<unknown[]>;
+  updateActivity: Stmt<unknown[]>;
+  updateRow: Stmt<unknown[]>;
+  due: Stmt<[number, number], { customer_id: string; record: string }>;
+  subscribersFirst: Stmt<[number], SubscriberRow>;
+  subscribersAfter: Stmt<[string, number], SubscriberRow>;
+  activityAfter: Stmt<[string, number], { customer_id: string; reported_activity_at: number }>;
+  eventsOfRange: Stmt<[string, string], { customer_id: string; body: string }>;
+  eventsAfter: Stmt<[number, number], { seq: number; body: string }>;
+  countSubscribers: Stmt<[], { n: number }>;
+  countEvents: Stmt<[], { n: number }>;
+  getMeta: Stmt<[string], { value: string }>;
+  setMeta: Stmt<[string, string]>;
+}
+
+/** Given an open, migrated database, returns its prepared statements. */
+export function prepareStatements(db: Database.Database): Statements {
+  return {
+    insertEvent: db.prepare<[string, string, string, number, string]>(
+      'INSERT INTO events (id, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+    ),
+    getRecord: db.prepare<[string], { record: string }>('SELECT record FROM subscribers WHERE customer_id = ?'),
+    getActivityTarget: db.prepare<[string], { record: string; reported_activity_at: number | null }>(
+      'SELECT record, reported_activity_at FROM subscribers WHERE customer_id = ?',
+    ),
+    /** Record + row of a subscriber; keeps reported_activity_at of an existing one. */
+    upsertSubscriber: db.prepare(
+      `INSERT INTO subscribers (customer_id, record, ${ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (customer_id) DO UPDATE SET record = excluded.record, state = excluded.state, score = excluded.score,
+         band = excluded.band, top_action = excluded.top_action, top_urgency = excluded.top_urgency,
+         top_reason = excluded.top_reason, top_priority = excluded.top_priority,
+         assessed_at = excluded.assessed_at, rescore_at = excluded.rescore_at`,
+    ),
+    /** Record, reported activity and row of an existing subscriber. */
+    updateActivity: db.prepare(
+      `UPDATE subscribers SET record = ?, reported_activity_at = ?, state = ?, score = ?, band = ?, top_action = ?,
+         top_urgency = ?, top_reason = ?, top_priority = ?, assessed_at = ?, rescore_at = ? WHERE customer_id = ?`,
+    ),
+    /** The row alone (re-materialization: the record did not change). */
+    updateRow: db.prepare(
+      `UPDATE subscribers SET state = ?, score = ?, band = ?, top_action = ?, top_urgency = ?, top_reason = ?,
+         top_priority = ?, assessed_at = ?, rescore_at = ? WHERE customer_id = ?`,
+    ),
+    due: db.prepare<[number, number], { customer_id: string; record: string }>(DUE_SQL),
+    subscribersFirst: db.prepare<[number], { customer_id: string; record: string; reported_activity_at: number | null }>(
+      'SELECT customer_id, record, reported_activity_at FROM subscribers ORDER BY customer_id LIMIT ?',
+    ),
+    subscribersAfter: db.prepare<[string, number], { customer_id: string; record: string; reported_activity_at: number | null }>(
+      'SELECT customer_id, record, reported_activity_at FROM subscribers WHERE customer_id > ? ORDER BY customer_id LIMIT ?',
+    ),
+    activityAfter: db.prepare<[string, number], { customer_id: string; reported_activity_at: number }>(
+      `SELECT customer_id, reported_activity_at FROM subscribers
+       WHERE customer_id > ? AND reported_activity_at IS NOT NULL ORDER BY customer_id LIMIT ?`,
+    ),
+    /** The events of the customers in [first, last], customer by customer, each in storage order. */
+    eventsOfRange: db.prepare<[string, string], { customer_id: string; body: string }>(
+      'SELECT customer_id, body FROM events WHERE customer_id >= ? AND customer_id <= ? ORDER BY customer_id, seq',
+    ),
+    eventsAfter: db.prepare<[number, number], { seq: number; body: string }>('SELECT seq, body FROM events WHERE seq > ? ORDER BY seq LIMIT ?'),
+    countSubscribers: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM subscribers'),
+    countEvents: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM events'),
+    getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+    setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+  };
+}

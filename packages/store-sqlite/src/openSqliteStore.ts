@@ -1,0 +1,269 @@
+/**
+ * The SQLite implementation of the core's `SubscriberStore` port: the event log, the subscriber
+ * projections with their materialized at-risk rows, the dispatch log and cooldowns, in one file.
+ *
+ * better-sqlite3 is synchronous, so each operation below runs to its end without another one of
+ * this process interleaving; writes use `BEGIN IMMEDIATE` so that across processes sharing the file
+ * the write lock is taken before anything is read (the busy timeout then queues them), and a
+ * read-then-write can never act on a stale snapshot.
+ */
+import {
+  applyEvent,
+  atRiskMinScore,
+  compareIds,
+  configFingerprint,
+  foldEvents,
+  materializeAtRisk,
+  recordActivity,
+  type ApplyOutcome,
+  type AtRiskEntry,
+  type AtRiskPage,
+  type AtRiskQuery,
+  type HandledEvent,
+  type ProgressListener,
+  type StoreContext,
+  type StoredRecord,
+  type Subscriber,
+  type SubscriberStore,
+  type TenureConfig,
+} from '@tenure/core';
+import { createAtRiskReader } from './internal/atRiskPage.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './internal/openDatabase.js';
+import { rowParams } from './internal/rowMapping.js';
+import { createSqliteDispatchLog } from './internal/sqliteDispatchLog.js';
+import { prepareStatements } from './internal/statements.js';
+
+/** Where the store lives and how long to wait for another process's write lock. */
+export interface SqliteStoreOptions {
+  /** The database file (its directory is created if missing), or ':memory:' for a throwaway store. */
+  path: string;
+  /** Default 5000 ms. */
+  busyTimeoutMs?: number | undefined;
+}
+
+/** A `SubscriberStore` in one SQLite file. */
+export interface SqliteStore extends SubscriberStore {
+  /** The file the store was opened on. */
+  readonly path: string;
+  /** Copies the whole database to `destination` while the store stays in use (SQLite's online backup). */
+  backup(destination: string): Promise<void>;
+}
+
+/** Rows handled per transaction by the long passes (due rows, config change, replay, listing). */
+const BATCH = 1000;
+/** Customers replayed per transaction: short enough that live writes wait at most a few ms. */
+const REPLAY_BATCH = 500;
+const FINGERPRINT_KEY = 'config_fingerprint';
+/** Stored while every row is being re-materialized, so a pass cut short is redone on the next call. */
+const REMATERIALIZING = 'rematerializing';
+
+const fingerprints = new WeakMap<TenureConfig, string>();
+/** `configFingerprint` once per config object: it serializes the whole config, too slow per event. */
+const fingerprintOf = (config: TenureConfig): string => {
+  let f = fingerprints.get(config);
+  if (f === undefined) fingerprints.set(config, (f = configFingerprint(config)));
+  return f;
+};
+
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Given a path, opens (creating and migrating if needed) a SQLite store there and resolves with it.
+ * The file is in WAL mode with `synchronous=NORMAL`: a change is durable against the process being
+ * killed once its promise resolves; an OS crash or power loss may lose the last commits, never
+ * corrupt the file. Several processes may open one file (the busy timeout queues their writes);
+ * a file of a newer schema version, or a path that cannot be opened, rejects with a one-line Error.
+ *
+ * @example
+ * const store = await openSqliteStore({ path: './data/tenure.db' });
+ * await store.applyEvent(event, { now: Date.now(), config: DEFAULT_CONFIG }); // { status: 'applied', ... }
+ * const page = await store.atRisk({ limit: 50 }, { now: Date.now(), config: DEFAULT_CONFIG });
+ */
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
+  const { path } = options;
+  const db = openDatabase(path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+  const s = prepareStatements(db);
+  const reader = createAtRiskReader(db);
+  const dispatchLog = createSqliteDispatchLog(db);
+  let fingerprint = s.getMeta.get(FINGERPRINT_KEY)?.value ?? null;
+
+  const load = (id: string): Subscriber | undefined => {
+    const found = s.getRecord.get(id);
+    return found === undefined ? undefined : (JSON.parse(found.record) as Subscriber);
+  };
+  const save = (subscriber: Subscriber, { now, config }: StoreContext) => {
+    const { row } = materializeAtRisk(subscriber, now, config);
+    s.upsertSubscriber.run(subscriber.customer_id, JSON.stringify(subscriber), ...rowParams(row));
+  };
+  const rematerialize = (customerId: string, record: string, { now, config }: StoreContext) => {
+    const { row } = materializeAtRisk(JSON.parse(record) as Subscriber, now, config);
+    s.updateRow.run(...rowParams(row), customerId);
+  };
+  const insertEvent = (event: HandledEvent): boolean =>
+    s.insertEvent.run(event.id, event.app_user_id, event.type, event.event_timestamp_ms, JSON.stringify(event)).changes === 1;
+
+  const applyOne = db.transaction((event: HandledEvent, ctx: StoreContext): ApplyOutcome => {
+    const inserted = insertEvent(event);
+    const current = load(event.app_user_id);
+    if (!inserted) return { status: 'duplicate', subscriber: current };
+    const next = applyEvent(current, event);
+    save(next, ctx);
+    return { status: 'applied', subscriber: next };
+  });
+
+  const applyMany = db.transaction((events: readonly HandledEvent[], ctx: StoreContext): ApplyOutcome['status'][] => {
+    // Each touched subscriber is read once and written once, however many of its events the batch holds.
+    const touched = new Map<string, Subscriber | undefined>();
+    const statuses = events.map((event): ApplyOutcome['status'] => {
+      if (!insertEvent(event)) return 'duplicate'; // also a repeat inside the batch: the first insert is visible
+      const id = event.app_user_id;
+      const current = touched.has(id) ? touched.get(id) : load(id);
+      touched.set(id, applyEvent(current, event));
+      return 'applied';
+    });
+    for (const subscriber of touched.values()) if (subscriber !== undefined) save(subscriber, ctx);
+    return statuses;
+  });
+
+  const activity = db.transaction((customerId: string, at: number, ctx: StoreContext): Subscriber | undefined => {
+    const found = s.getActivityTarget.get(customerId);
+    if (found === undefined) return undefined;
+    const next = recordActivity(JSON.parse(found.record) as Subscriber, at);
+    const reported = found.reported_activity_at === null || found.reported_activity_at < at ? at : found.reported_activity_at;
+    const { row } = materializeAtRisk(next, ctx.now, ctx.config);
+    s.updateActivity.run(JSON.stringify(next), reported, ...rowParams(row), customerId);
+    return next;
+  });
+
+  const refreshBatch = db.transaction((ctx: StoreContext, limit: number): number => {
+    const due = s.due.all(ctx.now, limit);
+    for (const { customer_id, record } of due) rematerialize(customer_id, record, ctx);
+    return due.length;
+  });
+
+  const rematerializeBatch = db.transaction((after: string | null, ctx: StoreContext): string | null => {
+    const rows = after === null ? s.subscribersFirst.all(BATCH) : s.subscribersAfter.all(after, BATCH);
+    for (const { customer_id, record } of rows) rematerialize(customer_id, record, ctx);
+    return rows.length < BATCH ? null : rows[rows.length - 1]!.customer_id;
+  });
+
+  /** Re-materializes every row when `ctx.config` is not the one the rows were built with. */
+  const ensureConfig = (ctx: StoreContext) => {
+    const wanted = fingerprintOf(ctx.config);
+    if (wanted === fingerprint) return;
+    s.setMeta.run(FINGERPRINT_KEY, REMATERIALIZING);
+    fingerprint = REMATERIALIZING;
+    let cursor: string | null = null;
+    do cursor = rematerializeBatch.immediate(cursor, ctx);
+    while (cursor !== null);
+    s.setMeta.run(FINGERPRINT_KEY, wanted);
+    fingerprint = wanted;
+  };
+
+  /** Rebuilds the next batch of customers after `after` from their events; returns the last id and how many. */
+  const replayBatch = db.transaction((after: string | null, ctx: StoreContext): { last: string | null; rebuilt: number } => {
+    const rows = after === null ? s.subscribersFirst.all(REPLAY_BATCH) : s.subscribersAfter.all(after, REPLAY_BATCH);
+    if (rows.length === 0) return { last: null, rebuilt: 0 };
+    const events = s.eventsOfRange.all(rows[0]!.customer_id, rows[rows.length - 1]!.customer_id);
+    let i = 0;
+    let rebuilt = 0;
+    for (const row of rows) {
+      // Both lists are in BINARY (code point) order: a merge join.
+      while (i < events.length && compareIds(events[i]!.customer_id, row.customer_id) < 0) i++;
+      const mine: HandledEvent[] = [];
+      for (; i < events.length && events[i]!.customer_id === row.customer_id; i++) mine.push(JSON.parse(events[i]!.body) as HandledEvent);
+      let subscriber = foldEvents(mine);
+      if (subscriber === undefined) continue;
+      if (row.reported_activity_at !== null) subscriber = recordActivity(subscriber, row.reported_activity_at);
+      save(subscriber, ctx);
+      rebuilt++;
+    }
+    return { last: rows[rows.length - 1]!.customer_id, rebuilt };
+  });
+
+  let closed = false;
+  return {
+    kind: `sqlite:${path}`,
+    path,
+    dispatchLog,
+    async applyEvent(event, ctx) {
+      ensureConfig(ctx);
+      return applyOne.immediate(event, ctx);
+    },
+    async applyEvents(events, ctx) {
+      ensureConfig(ctx);
+      return events.length === 0 ? [] : applyMany.immediate(events, ctx);
+    },
+    async get(customerId) {
+      return load(customerId);
+    },
+    async recordActivity(customerId, at, ctx) {
+      ensureConfig(ctx);
+      return activity.immediate(customerId, at, ctx);
+    },
+    async atRisk(query: AtRiskQuery, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry>> {
+      ensureConfig(ctx);
+      while (refreshBatch.immediate(ctx, BATCH) === BATCH);
+      return reader.read(query, atRiskMinScore(query, ctx.config), ctx.config);
+    },
+    async refreshDue(ctx, limit) {
+      ensureConfig(ctx);
+      return limit > 0 ? refreshBatch.immediate(ctx, Math.floor(limit)) : 0;
+    },
+    async *list(): AsyncIterable<Subscriber> {
+      // Keyset batches, not one open cursor: a cursor held across `yield` would keep the connection
+      // busy and fail every write made while the caller is iterating.
+      let rows = s.subscribersFirst.all(BATCH);
+      while (rows.length > 0) {
+        for (const row of rows) yield JSON.parse(row.record) as Subscriber;
+        if (rows.length < BATCH) return;
+        rows = s.subscribersAfter.all(rows[rows.length - 1]!.customer_id, BATCH);
+      }
+    },
+    async count() {
+      return s.countSubscribers.get()!.n;
+    },
+    async eventCount() {
+      return s.countEvents.get()!.n;
+    },
+    async *records(): AsyncIterable<StoredRecord> {
+      let seq = 0;
+      for (;;) {
+        const rows = s.eventsAfter.all(seq, BATCH);
+        for (const row of rows) yield { kind: 'event', event: JSON.parse(row.body) as HandledEvent };
+        if (rows.length < BATCH) break;
+        seq = rows[rows.length - 1]!.seq;
+      }
+      let id = '';
+      for (;;) {
+        const rows = s.activityAfter.all(id, BATCH);
+        for (const row of rows) yield { kind: 'activity', customer_id: row.customer_id, at: row.reported_activity_at };
+        if (rows.length < BATCH) break;
+        id = rows[rows.length - 1]!.customer_id;
+      }
+    },
+    async replay(ctx: StoreContext, onProgress?: ProgressListener) {
+      ensureConfig(ctx);
+      const total = s.countSubscribers.get()!.n;
+      let done = 0;
+      let cursor: string | null = null;
+      for (;;) {
+        const { last, rebuilt }: { last: string | null; rebuilt: number } = replayBatch.immediate(cursor, ctx);
+        if (last === null) break;
+        done += rebuilt;
+        onProgress?.(done, Math.max(total, done));
+        cursor = last;
+        await nextTick(); // let live requests in between batches
+      }
+      return done;
+    },
+    async backup(destination) {
+      await db.backup(destination);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// Temp files, event builders and generators shared by the SQLite store tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { HANDLED_EVENT_TYPES, type HandledEvent, type HandledEventType } from '@tenure/core';
+import { afterEach } from 'vitest';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory for this test (removed after it), and a database path inside it. */
+export function tempDbPath(name = 'tenure.db'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tenure-sqlite-'));
+  dirs.push(dir);
+  return join(dir, name);
+}
+
+export const T0 = 1_762_000_000_000;
+export const DAY = 86_400_000;
+
+/** One handled event in the billing service's format. */
+export function event(type: HandledEventType, id: string, customer: string, at: number, extra: Record<string, unknown> = {}): HandledEvent {
+  return {
+    type,
+    id,
+    app_user_id: customer,
+    event_timestamp_ms: at,
+    purchased_at_ms: at,
+    product_id: 'pro_monthly',
+    ...extra,
+  } as HandledEvent;
+}
+
+/**
+ * Customer ids from a small pool, so customers get several events; the pool includes ids whose
+ * UTF-16 order differs from code point order (U+FFFD, U+E000 against an astral character).
+ */
+export const customerArb = fc.constantFrom('u1', 'u2', 'u10', 'B', 'a b', '\uFFFD', '\uE000x', '\u{1F600}', 'é', 'z<&>');
+
+/** Times on a coarse grid over 20 days from T0 (ties are common). */
+const timeArb = fc.integer({ min: 0, max: 40 }).map((n) => T0 + n * (DAY / 2));
+
+/** A handled event of any customer of the pool; ids from a pool, so redeliveries happen. */
+export const eventArb: fc.Arbitrary<HandledEvent> = fc
+  .record({
+    type: fc.constantFrom(...HANDLED_EVENT_TYPES),
+    id: fc.integer({ min: 0, max: 400 }).map((n) => `evt_${n}`),
+    customer: customerArb,
+    at: timeArb,
+    period_type: fc.constantFrom('TRIAL', 'NORMAL', null),
+    cancel_reason: fc.constantFrom('UNSUBSCRIBE', 'BILLING_ERROR', null),
+    is_trial_conversion: fc.boolean(),
+    new_product_id: fc.constantFrom('pro_annual', null),
+    expires_in: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
+  })
+  .map(({ type, id, customer, at, expires_in, ...rest }) =>
+    event(type, id, customer, at, { expiration_at_ms: expires_in === null ? null : at + expires_in * DAY, ...rest }),
+  );

@@ -1,0 +1,45 @@
+// The at-risk page and the due range must be index walks: no table scan, no sort (temp B-tree).
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../src/index.js';
+import { atRiskPageSql } from '../src/internal/atRiskPage.js';
+import { DUE_SQL } from '../src/internal/statements.js';
+import { tempDbPath } from './helpers.js';
+
+const planOf = (db: Database.Database, sql: string, params: unknown[]): string =>
+  (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+
+describe('query plans', () => {
+  const shapes = [
+    { sameScore: false, state: false, band: false, index: 'subscribers_at_risk' },
+    { sameScore: false, state: false, band: true, index: 'subscribers_at_risk' },
+    { sameScore: false, state: true, band: false, index: 'subscribers_state_at_risk' },
+    { sameScore: false, state: true, band: true, index: 'subscribers_state_at_risk' },
+    { sameScore: true, state: false, band: false, index: 'subscribers_at_risk' },
+    { sameScore: true, state: true, band: true, index: 'subscribers_state_at_risk' },
+  ];
+
+  it.each(shapes)('reads the page %o from its index in order', async ({ sameScore, state, band, index }) => {
+    const path = tempDbPath();
+    await (await openSqliteStore({ path })).close();
+    const db = new Database(path, { readonly: true });
+    const params: unknown[] = sameScore ? [60, 'u1'] : [60, Infinity];
+    if (state) params.push('billing_issue');
+    if (band) params.push('high');
+    params.push(51);
+    const plan = planOf(db, atRiskPageSql(sameScore, state, band), params);
+    db.close();
+    expect(plan).toMatch(new RegExp(`SEARCH subscribers USING INDEX ${index} \\(`));
+    expect(plan).not.toMatch(/TEMP B-TREE|SCAN subscribers/);
+  });
+
+  it('finds due rows through the partial index on rescore_at', async () => {
+    const path = tempDbPath();
+    await (await openSqliteStore({ path })).close();
+    const db = new Database(path, { readonly: true });
+    const plan = planOf(db, DUE_SQL, [0, 10]);
+    db.close();
+    expect(plan).toMatch(/SEARCH subscribers USING INDEX subscribers_rescore \(rescore_at<\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+});
