@@ -91,9 +91,10 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     const found = s.getRecord.get(id);
     return found === undefined ? undefined : (JSON.parse(found.record) as Subscriber);
   };
-  const save = (subscriber: Subscriber, { now, config }: StoreContext) => {
+  /** Writes the subscriber and its row at `ctx.now`; `exists` says whether it is stored already. */
+  const save = (subscriber: Subscriber, exists: boolean, { now, config }: StoreContext) => {
     const { row } = materializeAtRisk(subscriber, now, config);
-    s.upsertSubscriber.run(subscriber.customer_id, JSON.stringify(subscriber), ...rowParams(row));
+    (exists ? s.updateSubscriber : s.insertSubscriber).run(...rowParams(row), JSON.stringify(subscriber), subscriber.customer_id);
   };
   const rematerialize = (customerId: string, record: string, { now, config }: StoreContext) => {
     const { row } = materializeAtRisk(JSON.parse(record) as Subscriber, now, config);
@@ -107,21 +108,22 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     const current = load(event.app_user_id);
     if (!inserted) return { status: 'duplicate', subscriber: current };
     const next = applyEvent(current, event);
-    save(next, ctx);
+    save(next, current !== undefined, ctx);
     return { status: 'applied', subscriber: next };
   });
 
   const applyMany = db.transaction((events: readonly HandledEvent[], ctx: StoreContext): ApplyOutcome['status'][] => {
     // Each touched subscriber is read once and written once, however many of its events the batch holds.
-    const touched = new Map<string, Subscriber | undefined>();
+    const touched = new Map<string, { subscriber: Subscriber; exists: boolean }>();
     const statuses = events.map((event): ApplyOutcome['status'] => {
       if (!insertEvent(event)) return 'duplicate'; // also a repeat inside the batch: the first insert is visible
       const id = event.app_user_id;
-      const current = touched.has(id) ? touched.get(id) : load(id);
-      touched.set(id, applyEvent(current, event));
+      const seen = touched.get(id);
+      const current = seen === undefined ? load(id) : seen.subscriber;
+      touched.set(id, { subscriber: applyEvent(current, event), exists: seen === undefined ? current !== undefined : seen.exists });
       return 'applied';
     });
-    for (const subscriber of touched.values()) if (subscriber !== undefined) save(subscriber, ctx);
+    for (const { subscriber, exists } of touched.values()) save(subscriber, exists, ctx);
     return statuses;
   });
 
@@ -175,7 +177,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       let subscriber = foldEvents(mine);
       if (subscriber === undefined) continue;
       if (row.reported_activity_at !== null) subscriber = recordActivity(subscriber, row.reported_activity_at);
-      save(subscriber, ctx);
+      save(subscriber, true, ctx);
       rebuilt++;
     }
     return { last: rows[rows.length - 1]!.customer_id, rebuilt };
@@ -203,7 +205,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     },
     async atRisk(query: AtRiskQuery, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry>> {
       ensureConfig(ctx);
-      while (refreshBatch.immediate(ctx, BATCH) === BATCH);
+      // Usually nothing is due: look before taking the write lock.
+      while (s.anyDue.get(ctx.now) !== undefined && refreshBatch.immediate(ctx, BATCH) === BATCH);
       return reader.read(query, atRiskMinScore(query, ctx.config), ctx.config);
     },
     async refreshDue(ctx, limit) {

@@ -19,10 +19,12 @@ export interface Statements {
   insertEvent: Stmt<[string, string, string, number, string]>;
   getRecord: Stmt<[string], { record: string }>;
   getActivityTarget: Stmt<[string], { record: string; reported_activity_at: number | null }>;
-  upsertSubscriber: Stmt<unknown[]>;
+  insertSubscriber: Stmt<unknown[]>;
+  updateSubscriber: Stmt<unknown[]>;
   updateActivity: Stmt<unknown[]>;
   updateRow: Stmt<unknown[]>;
   due: Stmt<[number, number], { customer_id: string; record: string }>;
+  anyDue: Stmt<[number], { due: 1 }>;
   subscribersFirst: Stmt<[number], SubscriberRow>;
   subscribersAfter: Stmt<[string, number], SubscriberRow>;
   activityAfter: Stmt<[string, number], { customer_id: string; reported_activity_at: number }>;
@@ -44,13 +46,13 @@ export function prepareStatements(db: Database.Database): Statements {
     getActivityTarget: db.prepare<[string], { record: string; reported_activity_at: number | null }>(
       'SELECT record, reported_activity_at FROM subscribers WHERE customer_id = ?',
     ),
-    /** Record + row of a subscriber; keeps reported_activity_at of an existing one. */
-    upsertSubscriber: db.prepare(
-      `INSERT INTO subscribers (customer_id, record, ${ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (customer_id) DO UPDATE SET record = excluded.record, state = excluded.state, score = excluded.score,
-         band = excluded.band, top_action = excluded.top_action, top_urgency = excluded.top_urgency,
-         top_reason = excluded.top_reason, top_priority = excluded.top_priority,
-         assessed_at = excluded.assessed_at, rescore_at = excluded.rescore_at`,
+    // The caller has just read the subscriber, so it knows which of the two applies (an upsert
+    // would probe the primary key index once more).
+    insertSubscriber: db.prepare(`INSERT INTO subscribers (${ROW_COLUMNS}, record, customer_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    /** Record + row of an existing subscriber; keeps its reported_activity_at. */
+    updateSubscriber: db.prepare(
+      `UPDATE subscribers SET state = ?, score = ?, band = ?, top_action = ?, top_urgency = ?, top_reason = ?,
+         top_priority = ?, assessed_at = ?, rescore_at = ?, record = ? WHERE customer_id = ?`,
     ),
     /** Record, reported activity and row of an existing subscriber. */
     updateActivity: db.prepare(
@@ -63,6 +65,7 @@ export function prepareStatements(db: Database.Database): Statements {
          top_priority = ?, assessed_at = ?, rescore_at = ? WHERE customer_id = ?`,
     ),
     due: db.prepare<[number, number], { customer_id: string; record: string }>(DUE_SQL),
+    anyDue: db.prepare<[number], { due: 1 }>('SELECT 1 AS due FROM subscribers WHERE rescore_at <= ? LIMIT 1'),
     subscribersFirst: db.prepare<[number], { customer_id: string; record: string; reported_activity_at: number | null }>(
       'SELECT customer_id, record, reported_activity_at FROM subscribers ORDER BY customer_id LIMIT ?',
     ),
