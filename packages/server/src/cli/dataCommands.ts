@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { SubscriberStore } from '@tenure/core';
-import { errorLine, openStore, parseStoreSpec, type StoreSpec } from '../store/openStore.js';
+import { errorLine, openStore, parseStoreSpec, redactStoreText, type StoreSpec } from '../store/openStore.js';
 import { parseDataArgs, type DataArgs, type DataCommand } from './storeData/dataArgs.js';
 import { EXPORT_HELP, IMPORT_HELP, REPLAY_HELP } from './storeData/dataHelp.js';
 import type { DataIo } from './storeData/dataIo.js';
@@ -30,8 +30,9 @@ async function openInput(path: string, io: DataIo): Promise<ImportInput> {
 
 /**
  * Given a data command, its arguments, the environment and the io, runs it and resolves with the
- * exit code: 0 done, 1 failed (one line on stderr; import: also when lines were rejected), 2 bad
- * arguments (with a pointer to `--help`), 130 interrupted by SIGINT/SIGTERM (export and import stop
+ * exit code: 0 done, 1 failed (one line on stderr: a store spec that cannot be used or opened, an
+ * unreadable file, a failed write; import: also when lines were rejected), 2 flags that do not parse
+ * (with a pointer to `--help`), 130 interrupted by SIGINT/SIGTERM (export and import stop
  * cleanly between batches; replay is left to the default signal action, its batches are atomic).
  *
  * @example
@@ -49,8 +50,9 @@ export async function runDataCommand(
   if (parsed.help) return io.stdout(HELP[command]), { code: 0 };
   const args = parsed.args;
   const spec = parseStoreSpec(args.store);
-  if (!spec.ok) return fail(2, `--store / DATABASE_URL: ${spec.error}`);
-  if (inProcess(spec.spec)) return fail(2, `the ${args.store} store lives inside one process; use --store sqlite:PATH or postgres://…`);
+  // Worded and numbered like `tenure serve`: a store that cannot be used is not a usage error.
+  if (!spec.ok) return fail(1, `cannot open store ${redactStoreText(args.store)}: ${spec.error}`);
+  if (inProcess(spec.spec)) return fail(1, `the ${args.store} store lives inside one process, so there is nothing to ${command}; use --store sqlite:PATH or postgres://…`);
   // Export and replay read an existing database; opening a missing SQLite file would create it.
   if (command !== 'import' && spec.spec.kind === 'sqlite' && !existsSync(spec.spec.path)) {
     return fail(1, `no database at ${spec.spec.path} (set --store or DATABASE_URL)`);

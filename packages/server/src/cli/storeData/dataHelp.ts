@@ -20,7 +20,7 @@ ${CLOCK_OPTION}
   -h, --help            Show this help
 
 Progress goes to stderr: a bar on a terminal, a line every 5 seconds otherwise, then a summary.
-Exit status: 0 done; 1 the store could not be opened or failed; 2 bad arguments.
+Exit status: 0 done; 1 the store could not be opened or failed; 2 flags that do not parse.
 `;
 
 export const EXPORT_HELP = `Usage: tenure export [--out FILE] [options]
@@ -37,7 +37,8 @@ ${STORE_OPTION}
   -h, --help            Show this help
 
 Progress and a summary (lines written) go to stderr.
-Exit status: 0 done; 1 the store could not be opened or the output could not be written; 2 bad arguments.
+Exit status: 0 done; 1 the store could not be opened or the output could not be written; 2 flags
+that do not parse.
 `;
 
 export const IMPORT_HELP = `Usage: tenure import <FILE | -> [options]
@@ -60,5 +61,5 @@ ${CLOCK_OPTION}
   -h, --help            Show this help
 
 Exit status: 0 every line was imported or skipped as duplicate/ignored; 1 some lines were rejected
-(the others are imported), or the file, the store or a write failed; 2 bad arguments.
+(the others are imported), or the file, the store or a write failed; 2 flags that do not parse.
 `;
