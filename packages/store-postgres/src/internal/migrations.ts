@@ -1,0 +1,129 @@
+/**
+ * The versioned schema and the migration runner: every replica runs it at start, under one
+ * PostgreSQL advisory lock, so two replicas starting at the same moment apply each step once.
+ */
+import type pg from 'pg';
+import { PostgresStoreError } from '../postgresStoreError.js';
+import { quoteIdent } from './quoteIdent.js';
+
+/** One schema step: applied once, in its own transaction, in version order. */
+export interface Migration {
+  version: number;
+  name: string;
+  /** The statements, given the quoted schema name. */
+  sql: (s: string) => string;
+}
+
+/**
+ * Every id and customer column uses the "C" collation so that `ORDER BY` is code point order, the
+ * order of the core's `compareIds`, whatever the database's default collation.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'event log, subscribers with their at-risk rows, meta, dispatch log, cooldowns',
+    sql: (s) => `
+      CREATE TABLE ${s}.events (
+        seq bigserial PRIMARY KEY,
+        id text COLLATE "C" NOT NULL UNIQUE,
+        customer_id text COLLATE "C" NOT NULL,
+        type text NOT NULL,
+        event_timestamp_ms bigint NOT NULL,
+        body json NOT NULL
+      );
+      -- replay reads one customer's events in storage order
+      CREATE INDEX events_customer_seq ON ${s}.events (customer_id, seq);
+
+      CREATE TABLE ${s}.subscribers (
+        customer_id text COLLATE "C" PRIMARY KEY,
+        record json NOT NULL,
+        -- the latest activity the app reported (kept apart from the record so replay and export keep it)
+        reported_activity_at bigint,
+        state text NOT NULL,
+        score smallint NOT NULL,
+        band text NOT NULL,
+        top_action text,
+        top_urgency text,
+        top_reason text,
+        top_priority smallint,
+        assessed_at bigint NOT NULL,
+        rescore_at bigint
+      );
+      CREATE INDEX subscribers_at_risk ON ${s}.subscribers (score DESC, customer_id);
+      CREATE INDEX subscribers_state_at_risk ON ${s}.subscribers (state, score DESC, customer_id);
+      CREATE INDEX subscribers_rescore ON ${s}.subscribers (rescore_at) WHERE rescore_at IS NOT NULL;
+
+      CREATE TABLE ${s}.meta (
+        key text COLLATE "C" PRIMARY KEY,
+        value text NOT NULL
+      );
+
+      CREATE TABLE ${s}.dispatches (
+        id bigserial PRIMARY KEY,
+        at bigint NOT NULL,
+        customer_id text COLLATE "C" NOT NULL,
+        action text NOT NULL,
+        urgency text NOT NULL,
+        risk_score smallint NOT NULL,
+        channel text NOT NULL,
+        outcome text NOT NULL,
+        attempt integer NOT NULL,
+        error text,
+        trigger text NOT NULL
+      );
+
+      CREATE TABLE ${s}.cooldowns (
+        key text COLLATE "C" PRIMARY KEY,
+        until bigint NOT NULL
+      );`,
+  },
+];
+
+/** The advisory lock key of migrations (the bytes of "tenure"), the same for every schema. */
+const MIGRATION_LOCK_KEY = 0x74656e757265;
+/** How long a start waits for another replica's migration before giving up. */
+const MIGRATION_LOCK_TIMEOUT = '30s';
+
+/**
+ * Creates `schema` if missing and applies the pending migrations, holding the advisory lock on
+ * `client`'s session; resolves with the schema version. Throws a `PostgresStoreError` naming the
+ * failed step, or when the database was migrated by a newer tenure.
+ */
+export async function migrate(client: pg.ClientBase, schema: string, migrations: readonly Migration[] = MIGRATIONS): Promise<number> {
+  const s = quoteIdent(schema);
+  await client.query(`SET lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`);
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  } catch (error) {
+    throw new PostgresStoreError(`another process has held tenure's migration lock for ${MIGRATION_LOCK_TIMEOUT}: ${messageOf(error)}`, { cause: error });
+  }
+  try {
+    await client.query('RESET lock_timeout');
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const applied = await client.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations ORDER BY version`);
+    const done = new Set(applied.rows.map((r) => r.version));
+    const latest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
+    const newest = applied.rows.reduce((max, r) => Math.max(max, r.version), 0);
+    if (newest > latest) {
+      throw new PostgresStoreError(`schema ${schema} is at version ${newest}, newer than this tenure knows (${latest}): upgrade tenure`);
+    }
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(migration.version)) continue;
+      try {
+        await client.query('BEGIN');
+        await client.query(migration.sql(s));
+        await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw new PostgresStoreError(`PostgreSQL migration ${migration.version} (${migration.name}) of schema ${schema} failed: ${messageOf(error)}`, { cause: error });
+      }
+    }
+    return latest;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+  }
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

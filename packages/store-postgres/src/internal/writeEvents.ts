@@ -1,0 +1,114 @@
+/**
+ * Appending events with their projections in one transaction: the path of every webhook (batched
+ * by `WriteBatcher`) and of import. Duplicates are caught by the events table's unique id, also
+ * when two replicas insert the same id at once (the second waits for the first to commit, then
+ * sees the conflict).
+ */
+import { applyEvent, compareIds, materializeAtRisk, type ApplyOutcome, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
+import type pg from 'pg';
+import { RowColumns, UNNEST_ROWS } from './subscriberRows.js';
+import { sqlLiteral } from './quoteIdent.js';
+import type { Tables } from './tables.js';
+
+/** One event to apply and the instant its subscriber's at-risk row is materialized at. */
+export interface EventWrite {
+  event: HandledEvent;
+  now: number;
+}
+
+/** The SQL of one batch, built once per schema. */
+export interface WriteEventsSql {
+  insertAndLock: string;
+  readSubscribers: string;
+  upsertSubscribers: string;
+}
+
+/** Given the tables, returns the statements of `writeEvents`. Pure. */
+export function writeEventsSql(t: Tables): WriteEventsSql {
+  return {
+    // Rows are inserted in id order and customers locked in id order, so every transaction takes
+    // its locks in the same order: two batches sharing events or customers wait for each other
+    // instead of deadlocking. Sequence numbers are drawn first, in arrival order, so storage order
+    // stays the order events came in. The customer locks serialize the writers of one subscriber
+    // (events, activity, replay): concurrent events of one customer never lose an update.
+    insertAndLock: `
+      WITH ins AS (
+        INSERT INTO ${t.events} (seq, id, customer_id, type, event_timestamp_ms, body)
+        SELECT seq, id, customer_id, type, at, body
+        FROM (
+          SELECT nextval(${sqlLiteral(`${t.events}_seq_seq`)}::regclass) AS seq, u.*
+          FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::json[]) WITH ORDINALITY AS u(id, customer_id, type, at, body, arrival)
+          ORDER BY arrival
+        ) AS numbered
+        ORDER BY id COLLATE "C"
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id, customer_id
+      ), locks AS (
+        SELECT pg_advisory_xact_lock(hashtextextended(customer_id, 0))
+        FROM (SELECT DISTINCT customer_id FROM ins ORDER BY customer_id) AS c
+      )
+      SELECT id, (SELECT count(*) FROM locks) AS locked FROM ins`,
+    // Locks the rows too, in customer id order (the order every multi-row writer locks rows in).
+    readSubscribers: `SELECT customer_id, record FROM ${t.subscribers} WHERE customer_id = ANY($1::text[]) ORDER BY customer_id FOR UPDATE`,
+    upsertSubscribers: `
+      INSERT INTO ${t.subscribers} AS s (customer_id, record, state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at)
+      SELECT * FROM ${UNNEST_ROWS}
+      ON CONFLICT (customer_id) DO UPDATE SET
+        record = excluded.record, state = excluded.state, score = excluded.score, band = excluded.band,
+        top_action = excluded.top_action, top_urgency = excluded.top_urgency, top_reason = excluded.top_reason,
+        top_priority = excluded.top_priority, assessed_at = excluded.assessed_at, rescore_at = excluded.rescore_at`,
+  };
+}
+
+/**
+ * Inside an open transaction on `client`: stores the events not seen before, applies them in
+ * order to their subscribers (read after taking the customers' locks, so the read is current),
+ * materializes each changed subscriber's at-risk row at the latest `now` of its events, and writes
+ * them. Resolves with one outcome per write, in order; a repeated id inside the batch is a
+ * duplicate of its first occurrence.
+ */
+export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, writes: readonly EventWrite[], config: TenureConfig): Promise<ApplyOutcome[]> {
+  const firstOf = new Map<string, number>();
+  const ids: string[] = [];
+  const customers: string[] = [];
+  const types: string[] = [];
+  const ats: number[] = [];
+  const bodies: string[] = [];
+  writes.forEach(({ event }, i) => {
+    if (firstOf.has(event.id)) return;
+    firstOf.set(event.id, i);
+    ids.push(event.id);
+    customers.push(event.app_user_id);
+    types.push(event.type);
+    ats.push(event.event_timestamp_ms);
+    bodies.push(JSON.stringify(event));
+  });
+
+  const inserted = new Set<string>();
+  const { rows } = await client.query<{ id: string }>(sql.insertAndLock, [ids, customers, types, ats, bodies]);
+  for (const row of rows) inserted.add(row.id);
+
+  const current = new Map<string, Subscriber | undefined>();
+  const read = await client.query<{ customer_id: string; record: Subscriber }>(sql.readSubscribers, [[...new Set(customers)]]);
+  for (const row of read.rows) current.set(row.customer_id, row.record);
+
+  const changedAt = new Map<string, number>();
+  const outcomes = writes.map(({ event, now }, i): ApplyOutcome => {
+    const customer = event.app_user_id;
+    if (firstOf.get(event.id) !== i || !inserted.has(event.id)) return { status: 'duplicate', subscriber: current.get(customer) };
+    const subscriber = applyEvent(current.get(customer), event);
+    current.set(customer, subscriber);
+    changedAt.set(customer, Math.max(now, changedAt.get(customer) ?? now));
+    return { status: 'applied', subscriber };
+  });
+
+  if (changedAt.size > 0) {
+    const columns = new RowColumns();
+    for (const customer of [...changedAt.keys()].sort(compareIds)) {
+      const subscriber = current.get(customer)!;
+      columns.push(subscriber, materializeAtRisk(subscriber, changedAt.get(customer)!, config).row);
+    }
+    await client.query(sql.upsertSubscribers, columns.params());
+  }
+  return outcomes;
+}
