@@ -26,6 +26,7 @@ describe('progress formatting', () => {
 
   it('writes a rate per second, or "-" before any time has passed', () => {
     expect(formatRate(5_000, 2_000)).toBe('2,500/s');
+    expect(formatRate(5_000, 2_000, 'events')).toBe('2,500 events/s');
     expect(formatRate(5, 0)).toBe('-');
   });
 });
@@ -53,6 +54,13 @@ describe('createProgressReporter', () => {
     s.progress.finish('replay: 1,200 subscribers rebuilt');
     expect(s.out).toEqual(['replay:  41% 500/1,200 subscribers, 100/s, ETA 7.0s\n', 'replay:  83% 1,000/1,200 subscribers, 100/s, ETA 2.0s\n', 'replay: 1,200 subscribers rebuilt\n']);
     expect(s.out.join('')).not.toContain('\r');
+  });
+
+  it('cuts a bar line to the terminal width, since a wrapped line cannot be redrawn in place', () => {
+    const out: string[] = [];
+    const progress = createProgressReporter({ label: 'replay', unit: 'subscribers', write: (s) => void out.push(s), tty: true, now: () => 1_000, columns: 40 });
+    progress.update(500, 1_000);
+    expect(out[0]).toBe('\rreplay [############------------]  50% \x1b[K');
   });
 
   it('prints only the summary when plain lines are off', () => {
@@ -91,7 +99,7 @@ describe('formatImportReport', () => {
 
   it('summarizes every count on one line, then lists rejected lines with number and reason, capped', () => {
     const text = formatImportReport(report, 2_000, 10).split('\n');
-    expect(text[0]).toBe('import: 1,000 lines in 2.0s (500/s): 985 new, 2 duplicate, 1 ignored, 0 activity, 12 rejected');
+    expect(text[0]).toBe('import: 1,000 lines in 2.0s (500 lines/s): 985 new, 2 duplicate, 1 ignored, 0 activity, 12 rejected');
     expect(text[1]).toBe('  line 3 (event.app_user_id): Invalid input');
     expect(text).toHaveLength(12);
     expect(text[11]).toBe('  ... and 2 more rejected lines (--json lists them)');

@@ -13,11 +13,13 @@ export interface DataIo extends CliIo {
 }
 
 /**
- * Given the io, returns whether progress is drawn as a bar on a terminal.
+ * Given the io, returns how progress is drawn: as a bar on a terminal (cut to its width), or as
+ * plain lines.
  *
  * @example
- * createProgressReporter({ label: 'replay', unit: 'subscribers', write: io.stderr, tty: progressTty(io) });
+ * createProgressReporter({ label: 'replay', unit: 'subscribers', write: io.stderr, ...progressDisplay(io) });
  */
-export function progressTty(io: DataIo): boolean {
-  return io.progressTty ?? process.stderr.isTTY === true;
+export function progressDisplay(io: DataIo): { tty: boolean; columns: number | undefined } {
+  return { tty: io.progressTty ?? process.stderr.isTTY === true, columns: io.progressTty === undefined ? process.stderr.columns : undefined };
 }
+

@@ -8,12 +8,12 @@ import { formatCount, formatDuration, formatRate } from './progressReporter.js';
  *
  * @example
  * formatImportReport(report, 1_200, 100);
- * // import: 1,000 lines in 1.2s (833/s): 990 new, 0 duplicate, 0 ignored, 0 activity, 10 rejected
+ * // import: 1,000 lines in 1.2s (833 lines/s): 990 new, 0 duplicate, 0 ignored, 0 activity, 10 rejected
  * //   line 3 (line): Invalid JSON: ...
  */
 export function formatImportReport(report: ImportReport, ms: number, listed: number): string {
   const counts = (['new', 'duplicate', 'ignored', 'activity', 'rejected'] as const).map((k) => `${formatCount(report[k])} ${k}`).join(', ');
-  const out = [`import: ${formatCount(report.lines)} lines in ${formatDuration(ms)} (${formatRate(report.lines, ms)}): ${counts}`];
+  const out = [`import: ${formatCount(report.lines)} lines in ${formatDuration(ms)} (${formatRate(report.lines, ms, 'lines')}): ${counts}`];
   for (const r of report.rejections.slice(0, listed)) out.push(`  line ${r.line} (${r.field}): ${r.message}`);
   const rest = report.rejected - Math.min(listed, report.rejections.length);
   if (rest > 0) out.push(`  ... and ${formatCount(rest)} more rejected lines${report.rejections.length > listed ? ' (--json lists them)' : ''}`);

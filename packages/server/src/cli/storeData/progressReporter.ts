@@ -18,6 +18,8 @@ export interface ProgressOptions {
   redrawMs?: number;
   /** Least time between two plain lines; default 5 s, 0 prints none (only the summary). */
   plainEveryMs?: number;
+  /** Terminal width: a longer bar line is cut, since a wrapped line cannot be redrawn in place. */
+  columns?: number | undefined;
 }
 
 /** A running progress display. `update` is cheap to call often: it draws only when due. */
@@ -61,14 +63,15 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * Given a count and a duration, returns the rate per second ("12,345/s"), or "-" before any time
- * has passed. Pure.
+ * Given a count, a duration and optionally a unit, returns the rate per second ("12,345/s",
+ * "12,345 events/s"), or "-" before any time has passed. Pure.
  *
  * @example
  * formatRate(5_000, 2_000); // "2,500/s"
+ * formatRate(5_000, 2_000, 'events'); // "2,500 events/s"
  */
-export function formatRate(done: number, ms: number): string {
-  return ms <= 0 ? '-' : `${formatCount((done * 1_000) / ms)}/s`;
+export function formatRate(done: number, ms: number, unit?: string): string {
+  return ms <= 0 ? '-' : `${formatCount((done * 1_000) / ms)}${unit === undefined ? '' : ` ${unit}`}/s`;
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
@@ -114,7 +117,9 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
       if (options.tty) {
         if (t - lastDraw < redrawMs && drawn) return;
         // \r back to the line start, \x1b[K clears what a longer previous line left behind.
-        options.write(`\r${describe(done, total, detail, t - started)}\x1b[K`);
+        const line = describe(done, total, detail, t - started);
+        const width = options.columns ?? Number.POSITIVE_INFINITY;
+        options.write(`\r${line.length < width ? line : line.slice(0, Math.max(0, width - 1))}\x1b[K`);
         drawn = true;
         lastDraw = t;
         return;

@@ -1,7 +1,7 @@
 /** `tenure export`: the store's records as NDJSON to a file (written atomically) or to stdout. */
 import type { SubscriberStore } from '@tenure/core';
 import type { DataArgs } from './dataArgs.js';
-import { progressTty, type DataIo } from './dataIo.js';
+import { progressDisplay, type DataIo } from './dataIo.js';
 import { createProgressReporter, formatCount, formatDuration, formatRate } from './progressReporter.js';
 import { writeExport, writeExportFile, type ExportCounts } from './writeExport.js';
 
@@ -14,7 +14,7 @@ import { writeExport, writeExportFile, type ExportCounts } from './writeExport.j
  */
 export async function runExport(store: SubscriberStore, args: DataArgs, io: DataIo, signal?: AbortSignal): Promise<number> {
   const total = await store.eventCount();
-  const progress = createProgressReporter({ label: 'export', unit: 'events', write: io.stderr, tty: progressTty(io) });
+  const progress = createProgressReporter({ label: 'export', unit: 'events', write: io.stderr, ...progressDisplay(io) });
   const onProgress = (c: ExportCounts) => progress.update(c.events, total, c.activity > 0 ? `${formatCount(c.activity)} activity` : undefined);
   const counts =
     args.out === undefined
@@ -23,7 +23,7 @@ export async function runExport(store: SubscriberStore, args: DataArgs, io: Data
   const ms = progress.elapsedMs();
   const lines = counts.events + counts.activity;
   progress.finish(
-    `export: ${formatCount(counts.events)} events and ${formatCount(counts.activity)} activity lines written to ${args.out ?? 'stdout'} in ${formatDuration(ms)} (${formatRate(lines, ms)} lines)`,
+    `export: ${formatCount(counts.events)} events and ${formatCount(counts.activity)} activity lines written to ${args.out ?? 'stdout'} in ${formatDuration(ms)} (${formatRate(lines, ms, 'lines')})`,
   );
   return 0;
 }

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { DEFAULT_CONFIG, type SubscriberStore } from '@tenure/core';
 import { clockFromSpec } from '../../clock/clock.js';
 import type { DataArgs } from './dataArgs.js';
-import { progressTty, type DataIo } from './dataIo.js';
+import { progressDisplay, type DataIo } from './dataIo.js';
 import { formatImportReport } from './formatImportReport.js';
 import { ImportInterrupted, importRecords, type ImportReport } from './importRecords.js';
 import { createProgressReporter, formatCount } from './progressReporter.js';
@@ -31,7 +31,7 @@ const progressDetail = (r: ImportReport) => `${formatCount(r.new)} new, ${format
  */
 export async function runImport(store: SubscriberStore, input: ImportInput, args: DataArgs, io: DataIo, signal?: AbortSignal): Promise<number> {
   const byBytes = input.bytes !== null && typeof input.stream.bytesRead === 'number';
-  const progress = createProgressReporter({ label: 'import', unit: byBytes ? 'bytes' : 'lines', write: io.stderr, tty: progressTty(io) });
+  const progress = createProgressReporter({ label: 'import', unit: byBytes ? 'bytes' : 'lines', write: io.stderr, ...progressDisplay(io) });
   const lines = createInterface({ input: input.stream, crlfDelay: Infinity });
   let report: ImportReport;
   try {

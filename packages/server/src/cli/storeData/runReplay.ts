@@ -2,7 +2,7 @@
 import { DEFAULT_CONFIG, type SubscriberStore } from '@tenure/core';
 import { clockFromSpec } from '../../clock/clock.js';
 import type { DataArgs } from './dataArgs.js';
-import { progressTty, type DataIo } from './dataIo.js';
+import { progressDisplay, type DataIo } from './dataIo.js';
 import { createProgressReporter, formatCount, formatDuration, formatRate } from './progressReporter.js';
 
 /**
@@ -14,12 +14,12 @@ import { createProgressReporter, formatCount, formatDuration, formatRate } from 
  */
 export async function runReplay(store: SubscriberStore, args: DataArgs, io: DataIo): Promise<number> {
   const events = await store.eventCount();
-  const progress = createProgressReporter({ label: 'replay', unit: 'subscribers', write: io.stderr, tty: progressTty(io) });
+  const progress = createProgressReporter({ label: 'replay', unit: 'subscribers', write: io.stderr, ...progressDisplay(io) });
   const now = clockFromSpec(args.clock).now();
   const rebuilt = await store.replay({ now, config: DEFAULT_CONFIG }, (done, total) => progress.update(done, total));
   const ms = progress.elapsedMs();
   progress.finish(
-    `replay: ${formatCount(rebuilt)} subscribers rebuilt from ${formatCount(events)} events in ${formatDuration(ms)} (${formatRate(events, ms)} events, ${formatRate(rebuilt, ms)} subscribers)`,
+    `replay: ${formatCount(rebuilt)} subscribers rebuilt from ${formatCount(events)} events in ${formatDuration(ms)} (${formatRate(events, ms, 'events')}, ${formatRate(rebuilt, ms, 'subscribers')})`,
   );
   return 0;
 }
