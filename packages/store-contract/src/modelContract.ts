@@ -31,7 +31,7 @@ import {
   type EventSpec,
 } from './storeCommands.js';
 import { emptyModel } from './storeModel.js';
-import type { ResolvedContractOptions, StoreFactory } from './storeFactory.js';
+import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
 import { CUSTOMER_IDS, DAY_MS, HOUR_MS, T0, type EventFields } from './storeFixtures.js';
 
 /** Mostly a small pool (so customers gather several events); sometimes any well-formed id without NUL, astral characters included. */
@@ -126,18 +126,42 @@ const commandsArb = (maxCommands: number) =>
 
 /** Given a factory, the configurations of the run and the options, runs the model-based property. */
 async function runModel(factory: StoreFactory, configs: readonly TenureConfig[], options: ResolvedContractOptions): Promise<void> {
-  await fc.assert(
+  const property = (store: () => Promise<SubscriberStore>, release: (store: SubscriberStore) => Promise<void>) =>
     fc.asyncProperty(commandsArb(options.maxCommands), async (commands) => {
-      const store: SubscriberStore = await factory.open();
+      const real = await store();
       try {
-        await fc.asyncModelRun(() => ({ model: emptyModel(T0, configs), real: store }), commands);
+        await fc.asyncModelRun(() => ({ model: emptyModel(T0, configs), real }), commands);
       } finally {
-        await store.close();
-        await factory.cleanup?.(store);
+        await release(real);
       }
-    }),
-    { numRuns: options.numRuns },
-  );
+    });
+  const { reset } = factory;
+  if (reset === undefined) {
+    await fc.assert(
+      property(
+        () => factory.open(),
+        async (store) => {
+          await store.close();
+          await factory.cleanup?.(store);
+        },
+      ),
+      { numRuns: options.numRuns },
+    );
+    return;
+  }
+  // One store for the whole property, emptied before each run.
+  await withStore(factory, async (shared) => {
+    await fc.assert(
+      property(
+        async () => {
+          await reset(shared);
+          return shared;
+        },
+        async () => {},
+      ),
+      { numRuns: options.numRuns },
+    );
+  });
 }
 
 /** A configuration that moves every boundary: a lower high band and one inactivity point a day. */
