@@ -1,6 +1,43 @@
 // The shared store contract, run against the memory store (a small replay batch, so replays
-// interleave with concurrent writes across several turns of the event loop).
+// interleave with concurrent writes across several turns of the event loop); and once more through
+// the contract's `reset` path (one store per property, emptied between runs), which the database
+// stores use to avoid a schema per run.
+import type { SubscriberStore } from '@tenure/core';
 import { describeStoreContract } from '@tenure/store-contract';
 import { createMemorySubscriberStore } from './memorySubscriberStore.js';
 
-describeStoreContract('memory', { open: async () => createMemorySubscriberStore({ replayBatchSize: 7 }) }, { numRuns: 60 });
+const open = async () => createMemorySubscriberStore({ replayBatchSize: 7 });
+
+describeStoreContract('memory', { open }, { numRuns: 60 });
+
+/** A store that forwards to a memory store it can swap for an empty one. */
+function resettable(): SubscriberStore & { reset(): void } {
+  let inner = createMemorySubscriberStore({ replayBatchSize: 7 });
+  return {
+    kind: 'memory',
+    get dispatchLog() {
+      return inner.dispatchLog;
+    },
+    applyEvent: (...args) => inner.applyEvent(...args),
+    applyEvents: (...args) => inner.applyEvents(...args),
+    get: (...args) => inner.get(...args),
+    recordActivity: (...args) => inner.recordActivity(...args),
+    atRisk: (...args) => inner.atRisk(...args),
+    refreshDue: (...args) => inner.refreshDue(...args),
+    list: () => inner.list(),
+    count: () => inner.count(),
+    eventCount: () => inner.eventCount(),
+    records: () => inner.records(),
+    replay: (...args) => inner.replay(...args),
+    close: () => inner.close(),
+    reset: () => {
+      inner = createMemorySubscriberStore({ replayBatchSize: 7 });
+    },
+  };
+}
+
+describeStoreContract(
+  'memory, reset between model runs',
+  { open: async () => resettable(), reset: async (store) => (store as ReturnType<typeof resettable>).reset() },
+  { numRuns: 20 },
+);

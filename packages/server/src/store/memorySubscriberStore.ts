@@ -9,7 +9,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   applyEvent,
   atRiskMinScore,
-  compareIds,
   configFingerprint,
   materializeAtRisk,
   recordActivity,
@@ -28,6 +27,7 @@ import {
 import { createMemoryDispatchLog } from '../dispatch/dispatchLog.js';
 import { AtRiskIndex, type IndexedRow } from './internal/atRiskIndex.js';
 import { bandRange } from './internal/bandRange.js';
+import { codePointKey, compareKeys } from './internal/codePointKey.js';
 import { EventLog, NO_EVENT } from './internal/eventLog.js';
 
 /** The in-memory store. */
@@ -66,7 +66,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
   const ids = new Set<string>();
   const log = new EventLog<HandledEvent>();
   const index = new AtRiskIndex<Entry>();
-  let sortedIds: string[] | null = null; // list() order, rebuilt after a new customer
+  let sorted: Entry[] | null = null; // list() order, rebuilt after a new customer
   let fingerprint: string | null = null;
   let lastConfig: TenureConfig | null = null;
 
@@ -114,6 +114,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     const { row } = materializeAtRisk(subscriber, ctx.now, ctx.config);
     const entry: Entry = {
       id: subscriber.customer_id,
+      key: codePointKey(subscriber.customer_id),
       subscriber,
       state: row.state,
       score: row.score,
@@ -124,7 +125,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     };
     entries.set(entry.id, entry);
     index.add(entry);
-    sortedIds = null;
+    sorted = null;
     return subscriber;
   };
 
@@ -197,8 +198,8 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     },
 
     async *list(): AsyncIterable<Subscriber> {
-      sortedIds ??= [...entries.keys()].sort(compareIds);
-      for (const id of sortedIds) yield entries.get(id)!.subscriber;
+      sorted ??= [...entries.values()].sort((a, b) => compareKeys(a.key, b.key));
+      for (const entry of sorted) yield entry.subscriber;
     },
 
     async count(): Promise<number> {

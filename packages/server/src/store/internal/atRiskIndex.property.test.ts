@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { SUBSCRIBER_STATES, compareAtRisk, type SubscriberState } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { AtRiskIndex, type IndexedRow, type IndexRange } from './atRiskIndex.js';
+import { codePointKey } from './codePointKey.js';
 
 const ids = ['a', 'b', 'B', 'é', '\uFFFD', '\u{1F600}', 'a\uE000', 'a\u{10000}', 'zz', '日本'];
 const keysArb = fc.record({
@@ -39,7 +40,7 @@ describe('AtRiskIndex (property)', () => {
           if (op.kind === 'set') {
             const row = rows.get(op.id);
             if (row === undefined) {
-              const fresh = { id: op.id, ...op.keys };
+              const fresh = { id: op.id, key: codePointKey(op.id), ...op.keys };
               rows.set(op.id, fresh);
               index.add(fresh);
             } else index.update(row, op.keys);

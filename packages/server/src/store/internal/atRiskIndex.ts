@@ -4,12 +4,15 @@
  * one ordered by (rescore_at, customer id) for the rows that come due. A row's key fields are only
  * changed through `update`, which moves the row in exactly the indexes whose key changed.
  */
-import { SUBSCRIBER_STATES, compareIds, type AtRiskPosition, type SubscriberState } from '@tenure/core';
+import { SUBSCRIBER_STATES, type AtRiskPosition, type SubscriberState } from '@tenure/core';
+import { codePointKey, compareKeys } from './codePointKey.js';
 import { SortedChunkList } from './sortedChunkList.js';
 
 /** The keys a row is indexed by. */
 export interface IndexedRow {
   readonly id: string;
+  /** `codePointKey(id)`: compared natively, it orders rows by id in code point order. */
+  readonly key: string;
   state: SubscriberState;
   score: number;
   /** When the row must be materialized again; null: not until the subscriber changes. */
@@ -31,12 +34,8 @@ export interface IndexRange {
   after?: AtRiskPosition | undefined;
 }
 
-const byRisk = (a: IndexedRow, b: IndexedRow): number => b.score - a.score || compareIds(a.id, b.id);
-const byRescore = (a: IndexedRow, b: IndexedRow): number => a.rescoreAt! - b.rescoreAt! || compareIds(a.id, b.id);
-
-/** Whether `row` comes strictly after `position` in at-risk order. */
-const isAfter = (row: IndexedRow, position: AtRiskPosition): boolean =>
-  row.score < position.score || (row.score === position.score && compareIds(row.id, position.customer_id) > 0);
+const byRisk = (a: IndexedRow, b: IndexedRow): number => b.score - a.score || compareKeys(a.key, b.key);
+const byRescore = (a: IndexedRow, b: IndexedRow): number => a.rescoreAt! - b.rescoreAt! || compareKeys(a.key, b.key);
 
 /** The at-risk and due indexes of one store. */
 export class AtRiskIndex<R extends IndexedRow> {
@@ -93,7 +92,10 @@ export class AtRiskIndex<R extends IndexedRow> {
   page(range: IndexRange, limit: number): { rows: R[]; more: boolean } {
     const list = range.state === undefined ? this.all : this.byState[range.state];
     const { maxScore, after, minScore } = range;
-    const startsAt = (r: R) => (maxScore === null || r.score < maxScore) && (after === undefined || isAfter(r, after));
+    const afterKey = after === undefined ? '' : codePointKey(after.customer_id);
+    // Strictly after `after` in at-risk order: a lower score, or the same score and a later id.
+    const isAfter = (r: R) => after === undefined || r.score < after.score || (r.score === after.score && r.key > afterKey);
+    const startsAt = (r: R) => (maxScore === null || r.score < maxScore) && isAfter(r);
     const rows: R[] = [];
     for (const row of list.from(startsAt)) {
       if (row.score < minScore) break;
