@@ -20,6 +20,8 @@ import {
   type SubscriberStore,
 } from '@tenure/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { fixedClock } from '../src/clock/clock.js';
+import { ImportInterrupted, importRecords } from '../src/cli/storeData/importRecords.js';
 import { runDataCommand } from '../src/cli/dataCommands.js';
 import { openStore, parseStoreSpec } from '../src/store/openStore.js';
 import { DAY, fixture, T0 } from './helpers/fixtures.js';
@@ -325,4 +327,41 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('moving a store from SQLite to 
     expect(imp.err.join('')).toContain(`: ${events.length} new, 0 duplicate`);
     expect(await withStore(to.spec, snapshot)).toEqual(await withStore(from.spec, snapshot));
   }, 60_000);
+});
+
+describe('importRecords on SQLite', () => {
+  const lines = (count: number, customer = (i: number) => `user_${i % 7}`) =>
+    Array.from({ length: count }, (_, i) => JSON.stringify(fixture('renewal', { id: `evt_${i}`, app_user_id: customer(i), event_timestamp_ms: T0 + i })));
+
+  it('stops between batches when aborted: what it reports is exactly what is committed', async () => {
+    const t = fresh(BACKENDS[0]!);
+    const controller = new AbortController();
+    const error = await withStore(t.spec, (store) =>
+      importRecords(store, Readable.from(lines(250)), {
+        clock: fixedClock(NOW),
+        config: DEFAULT_CONFIG,
+        batchSize: 100,
+        signal: controller.signal,
+        onBatch: () => controller.abort(new Error('interrupted')),
+      }).catch((e: unknown) => e),
+    );
+    expect(error).toBeInstanceOf(ImportInterrupted);
+    expect((error as ImportInterrupted).report).toMatchObject({ new: 100, duplicate: 0 });
+    expect((error as ImportInterrupted).line).toBe(200);
+    expect(await withStore(t.spec, (s) => s.eventCount())).toBe(100);
+  });
+
+  it('with --clock event, assesses each batch at the latest event time read', async () => {
+    const t = fresh(BACKENDS[0]!);
+    const file = join(dir, `clock-${++n}.ndjson`);
+    // One customer per batch of 10, so each row keeps the instant of its own batch.
+    writeFileSync(file, `${lines(30, (i) => `user_${Math.floor(i / 10)}`).join('\n')}\n`);
+    expect((await runDataCommand('import', [file, '--store', t.spec, '--batch-size', '10'], { TENURE_CLOCK: 'event' }, capture().io)).code).toBe(0);
+    const db = new Database(t.spec.slice('sqlite:'.length), { readonly: true });
+    try {
+      expect(db.prepare('SELECT DISTINCT assessed_at AS at FROM subscribers ORDER BY at').all()).toEqual([{ at: T0 + 9 }, { at: T0 + 19 }, { at: T0 + 29 }]);
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -51,7 +51,13 @@ export interface ImportOptions {
   signal?: AbortSignal;
 }
 
-/** An import stopped by a store error or a signal: what was committed, and where it stopped. */
+/**
+ * An import stopped by a store error or a signal: the report of what was committed, and the number
+ * of the last line read.
+ *
+ * @example
+ * catch (error) { if (error instanceof ImportInterrupted) console.error(`stopped at line ${error.line}: ${error.report.new} new`); }
+ */
 export class ImportInterrupted extends Error {
   constructor(
     readonly report: ImportReport,
