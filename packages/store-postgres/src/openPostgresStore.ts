@@ -12,7 +12,7 @@ import { createDispatchLog } from './internal/createDispatchLog.js';
 import { describeConnectError, parseConnectionString, redact } from './internal/describeConnectError.js';
 import { migrate } from './internal/migrations.js';
 import { readAtRisk } from './internal/readAtRisk.js';
-import { refreshAllRows, refreshDueRows, refreshSql } from './internal/refreshRows.js';
+import { anyDue, refreshAllRows, refreshDueRows, refreshSql } from './internal/refreshRows.js';
 import { replaySubscribers } from './internal/replaySubscribers.js';
 import { streamRecords, streamSubscribers } from './internal/streamRows.js';
 import { RowColumns, SET_ROW_FROM_U, UNNEST_ROWS } from './internal/subscriberRows.js';
@@ -173,8 +173,12 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
     },
 
     async atRisk(query: AtRiskQuery, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry>> {
-      for (let pass = 0; pass < MAX_REFRESH_PASSES; pass += 1) {
-        if ((await refreshDue(ctx, REFRESH_PAGE, false)) < REFRESH_PAGE) break;
+      await configGuard.ensure(ctx);
+      // Usually nothing is due (the sweep keeps up): one index probe instead of a transaction.
+      if (await anyDue(pool, refresh, ctx.now)) {
+        for (let pass = 0; pass < MAX_REFRESH_PASSES; pass += 1) {
+          if ((await refreshDue(ctx, REFRESH_PAGE, false)) < REFRESH_PAGE) break;
+        }
       }
       return readAtRisk(pool, t, query, ctx.config);
     },

@@ -12,6 +12,7 @@ import { withTransaction } from './withTransaction.js';
 
 /** The SQL of refreshes, built once per schema. */
 export interface RefreshSql {
+  nextDue: string;
   lockDue: string;
   lockDueSkipLocked: string;
   lockPage: string;
@@ -25,11 +26,13 @@ export function refreshSql(t: Tables): RefreshSql {
   // committed by whoever held it) is still due.
   const lockDue = `
     SELECT customer_id, record FROM ${t.subscribers}
-    WHERE customer_id IN (SELECT customer_id FROM ${t.subscribers} WHERE rescore_at <= $1 ORDER BY rescore_at LIMIT $2)
+    WHERE customer_id IN (SELECT customer_id FROM ${t.subscribers} WHERE rescore_at IS NOT NULL AND rescore_at <= $1 ORDER BY rescore_at LIMIT $2)
       AND rescore_at <= $1
     ORDER BY customer_id
     FOR UPDATE`;
   return {
+    // The first entry of the rescore_at index, whatever the statistics say about how many are due.
+    nextDue: `SELECT rescore_at FROM ${t.subscribers} WHERE rescore_at IS NOT NULL ORDER BY rescore_at LIMIT 1`,
     lockDue,
     lockDueSkipLocked: `${lockDue} SKIP LOCKED`,
     lockPage: `SELECT customer_id, record FROM ${t.subscribers} WHERE customer_id > $1 ORDER BY customer_id LIMIT $2 FOR UPDATE`,
@@ -58,6 +61,13 @@ export function refreshDueRows(pool: pg.Pool, sql: RefreshSql, now: number, conf
     await rematerialize(client, sql, rows, now, config);
     return rows.length;
   });
+}
+
+/** Resolves with whether any row is due at `now` (one probe of the rescore_at index). */
+export async function anyDue(pool: pg.Pool, sql: RefreshSql, now: number): Promise<boolean> {
+  const { rows } = await pool.query<{ rescore_at: number }>(sql.nextDue);
+  const next = rows[0]?.rescore_at;
+  return next !== undefined && next <= now;
 }
 
 /**
