@@ -46,6 +46,12 @@ export interface Dispatcher {
 const zeroCounts = (): Record<DispatchOutcome, number> =>
   Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, 0])) as Record<DispatchOutcome, number>;
 
+/**
+ * The cooldown mark of one alert. The fixed-alphabet parts come first and the free-form customer id
+ * last, so no id can make two alerts share a key; no NUL separator, which PostgreSQL text rejects.
+ */
+const cooldownKey = (customerId: string, action: string, channel: DeliveryChannel) => `${channel}|${action}|${customerId}`;
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
 /**
@@ -88,7 +94,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         error,
         trigger,
       });
-    const key = `${alert.customer_id}\u0000${rec.action}\u0000${channel}`;
+    const key = cooldownKey(alert.customer_id, rec.action, channel);
     const notifier = channel === 'log' ? undefined : byChannel.get(channel);
     if (channel !== 'log' && notifier === undefined) {
       await record('skipped_no_notifier', 0, `no ${channel} notifier configured`);
