@@ -28,9 +28,10 @@ import {
   type TenureConfig,
 } from '@tenure/core';
 import { createAtRiskReader } from './internal/atRiskPage.js';
-import { DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './internal/openDatabase.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, isMemory, openDatabase } from './internal/openDatabase.js';
 import { rowParams } from './internal/rowMapping.js';
 import { createSqliteDispatchLog } from './internal/sqliteDispatchLog.js';
+import { startCheckpointer } from './internal/startCheckpointer.js';
 import { prepareStatements } from './internal/statements.js';
 
 /** Where the store lives and how long to wait for another process's write lock. */
@@ -71,7 +72,7 @@ const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
  * Given a path, opens (creating and migrating if needed) a SQLite store there and resolves with it.
  * The file is in WAL mode with `synchronous=NORMAL`: a change is durable against the process being
  * killed once its promise resolves; an OS crash or power loss may lose the last commits, never
- * corrupt the file. Several processes may open one file (the busy timeout queues their writes);
+ * corrupt the file. WAL checkpoints run on a worker thread, not inside a request's commit. Several processes may open one file (the busy timeout queues their writes);
  * a file of a newer schema version, or a path that cannot be opened, rejects with a one-line Error.
  *
  * @example
@@ -81,7 +82,8 @@ const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   const { path } = options;
-  const db = openDatabase(path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const db = openDatabase(path, busyTimeoutMs);
   const s = prepareStatements(db);
   const reader = createAtRiskReader(db);
   const dispatchLog = createSqliteDispatchLog(db);
@@ -183,6 +185,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     return { last: rows[rows.length - 1]!.customer_id, rebuilt };
   });
 
+  const stopCheckpointer = isMemory(path) ? async () => undefined : startCheckpointer(db, path, busyTimeoutMs);
   let closed = false;
   return {
     kind: `sqlite:${path}`,
@@ -211,7 +214,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     },
     async refreshDue(ctx, limit) {
       ensureConfig(ctx);
-      return limit > 0 ? refreshBatch.immediate(ctx, Math.floor(limit)) : 0;
+      return limit >= 1 ? refreshBatch.immediate(ctx, Math.min(Math.floor(limit), Number.MAX_SAFE_INTEGER)) : 0;
     },
     async *list(): AsyncIterable<Subscriber> {
       // Keyset batches, not one open cursor: a cursor held across `yield` would keep the connection
@@ -266,6 +269,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     async close() {
       if (closed) return;
       closed = true;
+      await stopCheckpointer(); // first, so that closing the last connection folds the WAL into the file
       db.close();
     },
   };

@@ -1,5 +1,5 @@
 // The file itself: what survives reopening, two connections on one file, migrations and open errors.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DEFAULT_CONFIG } from '@tenure/core';
@@ -100,6 +100,22 @@ describe('the SQLite file', () => {
     expect(error.message.startsWith(`Cannot open the SQLite store at ${path}: `)).toBe(true);
     expect(error.message).toMatch(reason);
     expect(error.message).not.toContain('\n');
+  });
+
+  it('checkpoints the WAL into the file in the background while open, and folds it in on close', async () => {
+    const path = tempDbPath();
+    const store = await openSqliteStore({ path });
+    const before = statSync(path).size;
+    await store.applyEvents(
+      Array.from({ length: 3000 }, (_, i) => event('BILLING_ISSUE', `e${i}`, `u${i}`, T0)),
+      ctx,
+    );
+    // The connection's own automatic checkpoint is off: only the worker moves pages into the file.
+    const deadline = Date.now() + 10_000;
+    while (statSync(path).size <= before + 500_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(statSync(path).size).toBeGreaterThan(before + 500_000);
+    await store.close();
+    expect(statSync(`${path}-wal`, { throwIfNoEntry: false })).toBeUndefined();
   });
 
   it('backs up to another file while open, and the copy opens as a store', async () => {

@@ -60,8 +60,8 @@ describe('two processes on one SQLite file', () => {
       const results = (await Promise.all(children.map((c) => c.next()))).map((line) => JSON.parse(line) as { applied: number; claimed: number });
       expect(results[0]!.applied + results[1]!.applied).toBe(3000);
       expect(results[0]!.claimed + results[1]!.claimed).toBe(300);
-      // Both did real work (the race was a race), unless one process finished before the other started.
-      expect(results.every((r) => r.applied > 0)).toBe(true);
+      // On a quiet machine both apply about half (e.g. 1976 / 1024); on a loaded one the scheduler may
+      // let one run alone, which is still a valid run, so the split itself is not asserted.
 
       const store = await openSqliteStore({ path });
       try {

@@ -10,7 +10,8 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** Page cache per connection, in KiB (negative cache_size): enough for the hot index pages, small next to the 250 MB budget. */
 const CACHE_KIB = 64 * 1024;
 
-const isMemory = (path: string) => path === ':memory:' || path === '';
+/** Whether the path names SQLite's in-memory database (no file, no WAL). */
+export const isMemory = (path: string): boolean => path === ':memory:' || path === '';
 
 /** SQLite says "unable to open database file" for most failures; name the usual causes instead. */
 function reasonFor(path: string, error: unknown): string {
