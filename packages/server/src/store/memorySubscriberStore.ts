@@ -95,7 +95,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
   };
 
   const refresh = (ctx: StoreContext, limit: number): number => {
-    const due = index.dueAt(ctx.now, limit);
+    const due = index.takeDue(ctx.now, limit);
     for (const entry of due) materialize(entry, ctx.now, ctx.config);
     return due.length;
   };

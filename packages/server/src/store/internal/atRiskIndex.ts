@@ -1,11 +1,13 @@
 /**
- * The memory store's at-risk indexes over its rows: one ordered by (score descending, customer id
- * in code point order) for all rows and one per state, so a page is a seek plus `limit` steps, and
- * one ordered by (rescore_at, customer id) for the rows that come due. A row's key fields are only
- * changed through `update`, which moves the row in exactly the indexes whose key changed.
+ * The memory store's at-risk indexes over its rows: one ordered list per state by (score
+ * descending, customer id in code point order), so a page is a seek plus `limit` steps (a page over
+ * every state merges the five lists' heads), and a heap of rows by `rescore_at` for the rows that
+ * come due. A row's key fields are only changed through `update`, which moves the row in exactly
+ * the indexes whose key changed.
  */
 import { SUBSCRIBER_STATES, type AtRiskPosition, type SubscriberState } from '@tenure/core';
 import { codePointKey, compareKeys } from './codePointKey.js';
+import { DueHeap } from './dueHeap.js';
 import { SortedChunkList } from './sortedChunkList.js';
 
 /** The keys a row is indexed by. */
@@ -26,7 +28,7 @@ export interface RowKeys {
   rescoreAt: number | null;
 }
 
-/** Which rows a page wants: `minScore <= score < maxScore` (null: no upper bound), optionally one state. */
+/** Which rows a page wants: `minScore <= score < maxScore` (null: no upper bound), optionally one state, strictly after a position. */
 export interface IndexRange {
   minScore: number;
   maxScore: number | null;
@@ -35,89 +37,103 @@ export interface IndexRange {
 }
 
 const byRisk = (a: IndexedRow, b: IndexedRow): number => b.score - a.score || compareKeys(a.key, b.key);
-const byRescore = (a: IndexedRow, b: IndexedRow): number => a.rescoreAt! - b.rescoreAt! || compareKeys(a.key, b.key);
 
 /** The at-risk and due indexes of one store. */
 export class AtRiskIndex<R extends IndexedRow> {
-  private all = new SortedChunkList<R>(byRisk);
-  private byState = this.emptyStateLists();
-  private due = new SortedChunkList<R>(byRescore);
+  private byState = AtRiskIndex.emptyLists<R>();
+  private due = new DueHeap<R>();
+  private rows = 0;
+  /** Rows with a non-null `rescoreAt` (the heap's live nodes). */
+  private queued = 0;
 
   /** Rows indexed. */
   get size(): number {
-    return this.all.size;
+    return this.rows;
   }
 
   /** Indexes a row not indexed yet. */
   add(row: R): void {
-    this.all.insert(row);
     this.byState[row.state].insert(row);
-    if (row.rescoreAt !== null) this.due.insert(row);
+    this.rows++;
+    if (row.rescoreAt !== null) {
+      this.queued++;
+      this.due.push(row);
+    }
   }
 
   /** Sets a row's keys, moving it in the indexes whose key changed. */
   update(row: R, keys: RowKeys): void {
     if (keys.score !== row.score || keys.state !== row.state) {
-      this.all.delete(row);
       this.byState[row.state].delete(row);
       row.score = keys.score;
       row.state = keys.state;
-      this.all.insert(row);
       this.byState[row.state].insert(row);
     }
     if (keys.rescoreAt !== row.rescoreAt) {
-      if (row.rescoreAt !== null) this.due.delete(row);
+      // The old heap node goes stale by itself: its time no longer matches the row's.
+      this.queued += (keys.rescoreAt !== null ? 1 : 0) - (row.rescoreAt !== null ? 1 : 0);
       row.rescoreAt = keys.rescoreAt;
-      if (row.rescoreAt !== null) this.due.insert(row);
+      this.due.push(row);
+      this.due.compactIfSparse(this.queued);
     }
   }
 
   /** Replaces every index with the given rows (after re-materializing them all), in O(n log n). */
   rebuild(rows: readonly R[]): void {
-    this.all = SortedChunkList.fromSorted([...rows].sort(byRisk), byRisk);
-    this.byState = this.emptyStateLists();
+    this.byState = AtRiskIndex.emptyLists<R>();
     for (const state of SUBSCRIBER_STATES) {
       this.byState[state] = SortedChunkList.fromSorted(
         rows.filter((r) => r.state === state).sort(byRisk),
         byRisk,
       );
     }
-    this.due = SortedChunkList.fromSorted(rows.filter((r) => r.rescoreAt !== null).sort(byRescore), byRescore);
+    this.rows = rows.length;
+    this.queued = rows.filter((r) => r.rescoreAt !== null).length;
+    this.due.reset(rows);
   }
 
   /**
    * Given a range and a limit, returns the first `limit` rows of the range in at-risk order and
-   * whether more rows follow: a seek in the state's index (or the whole one), then one step per row.
+   * whether more rows follow: a seek in the state's list (or in each, merging their heads), then
+   * one step per row.
    */
   page(range: IndexRange, limit: number): { rows: R[]; more: boolean } {
-    const list = range.state === undefined ? this.all : this.byState[range.state];
     const { maxScore, after, minScore } = range;
     const afterKey = after === undefined ? '' : codePointKey(after.customer_id);
     // Strictly after `after` in at-risk order: a lower score, or the same score and a later id.
     const isAfter = (r: R) => after === undefined || r.score < after.score || (r.score === after.score && r.key > afterKey);
     const startsAt = (r: R) => (maxScore === null || r.score < maxScore) && isAfter(r);
+    const lists = range.state === undefined ? SUBSCRIBER_STATES.map((s) => this.byState[s]) : [this.byState[range.state]];
+    const cursors = lists.map((list) => list.from(startsAt));
+    const heads = cursors.map((c) => c.next().value);
     const rows: R[] = [];
-    for (const row of list.from(startsAt)) {
-      if (row.score < minScore) break;
+    for (;;) {
+      // The best head across the lists (at most five).
+      let best = -1;
+      for (let i = 0; i < heads.length; i++) {
+        const head = heads[i];
+        if (head !== undefined && (best === -1 || byRisk(head, heads[best]!) < 0)) best = i;
+      }
+      const row = best === -1 ? undefined : heads[best];
+      if (row === undefined || row.score < minScore) return { rows, more: false };
       if (rows.length === limit) return { rows, more: true };
       rows.push(row);
+      heads[best] = cursors[best]!.next().value;
     }
-    return { rows, more: false };
   }
 
-  /** Up to `limit` rows due at `now` (rescore_at at or before it), earliest first. */
-  dueAt(now: number, limit: number): R[] {
-    const rows: R[] = [];
-    if (limit <= 0) return rows;
-    for (const row of this.due) {
-      if (row.rescoreAt! > now) break;
-      rows.push(row);
-      if (rows.length >= limit) break;
-    }
-    return rows;
+  /**
+   * Removes from the due queue and returns up to `limit` rows due at `now` (rescore_at at or
+   * before it), earliest first; their `rescoreAt` is null until the caller re-materializes them.
+   */
+  takeDue(now: number, limit: number): R[] {
+    if (limit <= 0) return [];
+    const due = this.due.popDue(now, limit);
+    this.queued -= due.length;
+    return due;
   }
 
-  private emptyStateLists(): Record<SubscriberState, SortedChunkList<R>> {
+  private static emptyLists<R extends IndexedRow>(): Record<SubscriberState, SortedChunkList<R>> {
     return Object.fromEntries(SUBSCRIBER_STATES.map((s) => [s, new SortedChunkList<R>(byRisk)])) as Record<SubscriberState, SortedChunkList<R>>;
   }
 }

@@ -1,0 +1,52 @@
+// DueHeap against a plain scan of the rows: after any pushes, moves (lazy deletion) and compactions,
+// popping due rows returns the earliest current ones, each once.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DueHeap } from './dueHeap.js';
+
+interface Row {
+  id: number;
+  rescoreAt: number | null;
+}
+
+type Op = { kind: 'move'; row: number; time: number | null } | { kind: 'pop'; now: number; limit: number };
+
+const opArb = (rows: number): fc.Arbitrary<Op> =>
+  fc.oneof(
+    { weight: 6, arbitrary: fc.record({ kind: fc.constant('move' as const), row: fc.nat(rows - 1), time: fc.option(fc.integer({ min: 0, max: 500 }), { nil: null, freq: 8 }) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('pop' as const), now: fc.integer({ min: 0, max: 500 }), limit: fc.integer({ min: 1, max: 50 }) }) },
+  );
+
+describe('DueHeap (property)', () => {
+  it('pops the earliest current rows due, each once, whatever moved and however often it compacted', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 300 }).chain((rows) => fc.tuple(fc.constant(rows), fc.array(opArb(rows), { maxLength: 3000 }))),
+        ([count, ops]) => {
+          const rows: Row[] = Array.from({ length: count }, (_, id) => ({ id, rescoreAt: null }));
+          const heap = new DueHeap<Row>();
+          for (const op of ops) {
+            if (op.kind === 'move') {
+              const row = rows[op.row]!;
+              if (row.rescoreAt === op.time) continue; // unchanged: the store pushes only on a change
+              row.rescoreAt = op.time;
+              heap.push(row);
+              heap.compactIfSparse(rows.filter((r) => r.rescoreAt !== null).length);
+            } else {
+              const expected = rows.filter((r) => r.rescoreAt !== null && r.rescoreAt <= op.now).map((r) => r.rescoreAt!).sort((a, b) => a - b).slice(0, op.limit);
+              const before = new Map(rows.map((r) => [r, r.rescoreAt]));
+              const popped = heap.popDue(op.now, op.limit);
+              expect(new Set(popped).size).toBe(popped.length);
+              expect(popped.map((r) => before.get(r))).toEqual(expected);
+              for (const r of popped) expect(r.rescoreAt).toBeNull();
+            }
+          }
+          // Stale nodes never outnumber live ones by more than the compaction threshold allows.
+          const live = rows.filter((r) => r.rescoreAt !== null).length;
+          expect(heap.size).toBeLessThanOrEqual(Math.max(1024, 2 * live) + 1);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
