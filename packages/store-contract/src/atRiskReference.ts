@@ -50,6 +50,9 @@ export const viewOfAssessment = (a: Assessment): AtRiskItemView => ({
  * Given a store's page, the subscribers it should hold, the context and the query, asserts that
  * the page equals `selectAtRisk` over those subscribers and that every row is valid at `ctx.now`
  * (assessed at or before it, not due).
+ *
+ * @example
+ * expectAtRiskPage(await store.atRisk(query, ctx), subscribers, ctx, query);
  */
 export function expectAtRiskPage(
   actual: AtRiskPage<AtRiskEntry>,
@@ -71,6 +74,9 @@ export function expectAtRiskPage(
 /**
  * Given a store, reference subscribers, a context and a query, reads every page by following
  * `next` (at most `maxPages`), checking each against the reference; resolves with every item seen.
+ *
+ * @example
+ * const all = await expectAtRiskPages(store, subscribers, ctx, { limit: 10, min_score: 0 });
  */
 export async function expectAtRiskPages(
   store: SubscriberStore,

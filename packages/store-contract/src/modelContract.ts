@@ -34,7 +34,13 @@ import { emptyModel } from './storeModel.js';
 import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
 import { CUSTOMER_IDS, DAY_MS, HOUR_MS, T0, type EventFields } from './storeFixtures.js';
 
-/** Mostly a small pool (so customers gather several events); sometimes any well-formed id without NUL, astral characters included. */
+/**
+ * Customer ids: mostly a small pool (so customers gather several events), sometimes any well-formed
+ * id without NUL, astral characters included.
+ *
+ * @example
+ * fc.sample(customerArb, 3); // e.g. ['alice', '\u{1F600}', 'émile']
+ */
 export const customerArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...CUSTOMER_IDS.slice(0, 4)) },
   { weight: 4, arbitrary: fc.constantFrom(...CUSTOMER_IDS) },
@@ -69,6 +75,13 @@ const fieldsArb: fc.Arbitrary<EventFields> = fc
   )
   .map((fields) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)));
 
+/**
+ * Events to deliver, as specs relative to the clock (turn one into an event with `eventOf`): every
+ * handled type, ids from a small pool (repeats), a few customers, times mostly in the recent past.
+ *
+ * @example
+ * fc.assert(fc.asyncProperty(fc.array(eventSpecArb), async (specs) => { ... specs.map((s) => eventOf(s, T0)) ... }));
+ */
 export const eventSpecArb: fc.Arbitrary<EventSpec> = fc.record({
   type: fc.constantFrom(...HANDLED_EVENT_TYPES),
   id: eventIdArb,
@@ -164,7 +177,12 @@ async function runModel(factory: StoreFactory, configs: readonly TenureConfig[],
   });
 }
 
-/** A configuration that moves every boundary: a lower high band and one inactivity point a day. */
+/**
+ * A configuration that moves the boundaries: a lower high band (50) and one inactivity point a day.
+ *
+ * @example
+ * await store.atRisk({ limit: 10 }, { now, config: STRICT_CONFIG });
+ */
 export const STRICT_CONFIG = resolveConfig({ bands: { high: 50 }, risk: { inactivity_days_per_point: 1 } });
 
 /** Registers the model-based tests. */

@@ -3,12 +3,11 @@
  * model and checks the store's answer against the model's.
  */
 import type fc from 'fast-check';
-import { compareIds, type AtRiskQuery, type HandledEvent, type StoredRecord, type SubscriberStore } from '@tenure/core';
+import { compareIds, type AtRiskQuery, type HandledEvent, type HandledEventType, type StoredRecord, type SubscriberStore } from '@tenure/core';
 import { expect } from 'vitest';
 import { expectAtRiskPage } from './atRiskReference.js';
 import { applyToModel, contextOf, recordActivityInModel, type StoreModel } from './storeModel.js';
 import { buildEvent, byCustomerId, collect, listAll, type EventFields } from './storeFixtures.js';
-import type { HandledEventType } from '@tenure/core';
 
 type StoreCommand = fc.AsyncCommand<StoreModel, SubscriberStore>;
 
@@ -21,7 +20,13 @@ export interface EventSpec {
   fields: EventFields;
 }
 
-/** Given a spec and the clock, returns the event it describes (purchase and expiry times follow the event time). */
+/**
+ * Given a spec and the clock, returns the event it describes (purchase and expiry times follow the
+ * event time), in the billing service's format. Pure.
+ *
+ * @example
+ * const event = eventOf(spec, T0 + 3 * DAY_MS);
+ */
 export function eventOf(spec: EventSpec, now: number): HandledEvent {
   const at = Math.max(0, now + spec.offset);
   const { expires_in, ...fields } = spec.fields;

@@ -5,7 +5,12 @@
  */
 import { DAY_MS, compareIds, parseWebhook, type HandledEvent, type HandledEventType, type Subscriber, type SubscriberStore } from '@tenure/core';
 
-/** The suite's epoch: 2025-11-01, in epoch ms. */
+/**
+ * The suite's epoch (2025-11-01, epoch ms) and an hour in ms; `DAY_MS` is the core's.
+ *
+ * @example
+ * const ctx = { now: T0 + 30 * DAY_MS, config: DEFAULT_CONFIG };
+ */
 export const T0 = 1_762_000_000_000;
 export const HOUR_MS = 3_600_000;
 export { DAY_MS };
@@ -14,6 +19,9 @@ export { DAY_MS };
  * Customer ids whose UTF-16 order differs from their code point order (U+E000..U+FFFF against
  * astral characters), plus accents, CJK and Slack control characters. Well-formed, without NUL
  * (PostgreSQL rejects NUL in text).
+ *
+ * @example
+ * for (const id of CUSTOMER_IDS) await store.applyEvent(ev('INITIAL_PURCHASE', id, T0), ctx);
  */
 export const CUSTOMER_IDS = [
   'alice',
@@ -73,16 +81,31 @@ export function eventFactory(prefix: string) {
     buildEvent(type, `${prefix}_${++n}`, customer, at, fields);
 }
 
-/** Given an async iterable, resolves with its items in order. */
+/**
+ * Given an async iterable, resolves with its items in order.
+ *
+ * @example
+ * const records = await collect(store.records());
+ */
 export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
 }
 
-/** Given subscribers, returns them sorted by customer id in code point order (the order of `list()`). */
+/**
+ * Given subscribers, returns them sorted by customer id in code point order (the order of `list()`). Pure.
+ *
+ * @example
+ * expect(await listAll(store)).toEqual(byCustomerId(foldEventsByCustomer(events).values()));
+ */
 export const byCustomerId = (subscribers: Iterable<Subscriber>): Subscriber[] =>
   [...subscribers].sort((a, b) => compareIds(a.customer_id, b.customer_id));
 
-/** Given a store, resolves with every subscriber it lists, in its order. */
+/**
+ * Given a store, resolves with every subscriber it lists, in its order.
+ *
+ * @example
+ * const subscribers = await listAll(store);
+ */
 export const listAll = (store: SubscriberStore): Promise<Subscriber[]> => collect(store.list());
