@@ -4,7 +4,7 @@
  * database's: unique event ids catch duplicates across replicas, per-customer advisory locks keep
  * concurrent events of one customer from losing an update, row locks order refreshes.
  */
-import { materializeAtRisk, recordActivity, type AtRiskEntry, type AtRiskPage, type AtRiskQuery, type HandledEvent, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
+import { type AtRiskEntry, type AtRiskPage, type AtRiskQuery, type HandledEvent, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
 import pg from 'pg';
 import { PostgresStoreError } from './postgresStoreError.js';
 import { ConfigGuard } from './internal/configGuard.js';
@@ -15,12 +15,18 @@ import { readAtRisk } from './internal/readAtRisk.js';
 import { anyDue, refreshAllRows, refreshDueRows, refreshSql } from './internal/refreshRows.js';
 import { replaySubscribers } from './internal/replaySubscribers.js';
 import { streamRecords, streamSubscribers } from './internal/streamRows.js';
-import { RowColumns, SET_ROW_FROM_U, UNNEST_ROWS } from './internal/subscriberRows.js';
 import { tablesOf } from './internal/tables.js';
 import { withTransaction } from './internal/withTransaction.js';
+import { writeActivity } from './internal/writeActivity.js';
 import { WriteBatcher } from './internal/writeBatcher.js';
 import { writeEvents, writeEventsSql, type EventWrite } from './internal/writeEvents.js';
 
+/**
+ * Where and how `openPostgresStore` connects.
+ *
+ * @example
+ * const options: PostgresStoreOptions = { connectionString: 'postgres://tenure@db:5432/tenure', schema: 'tenure', poolSize: 10 };
+ */
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (also `postgresql://`, and libpq's `?sslmode=` etc.). */
   connectionString: string;
@@ -34,7 +40,14 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number | undefined;
 }
 
-/** A `SubscriberStore` on PostgreSQL. */
+/**
+ * A `SubscriberStore` on PostgreSQL, safe to share between replicas: each call holds a pooled
+ * connection only while it runs, and concurrent webhooks of one process are committed together.
+ *
+ * @example
+ * const store: PostgresStore = await openPostgresStore({ connectionString, schema: 'tenure' });
+ * store.schema; // 'tenure'
+ */
 export interface PostgresStore extends SubscriberStore {
   readonly kind: 'postgres';
   /** The schema the tables live in. */
@@ -154,22 +167,7 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
 
     async recordActivity(customerId: string, at: number, ctx: StoreContext) {
       await configGuard.ensure(ctx);
-      return withTransaction(pool, async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [customerId]);
-        const { rows } = await client.query<{ record: Subscriber }>(`SELECT record FROM ${t.subscribers} WHERE customer_id = $1 FOR UPDATE`, [customerId]);
-        const current = rows[0]?.record;
-        if (current === undefined) return undefined;
-        const next = recordActivity(current, at);
-        const columns = new RowColumns();
-        columns.push(next, materializeAtRisk(next, ctx.now, ctx.config).row);
-        await client.query(
-          `UPDATE ${t.subscribers} AS s SET record = u.record, ${SET_ROW_FROM_U},
-             reported_activity_at = GREATEST(s.reported_activity_at, $12::bigint)
-           FROM ${UNNEST_ROWS} WHERE s.customer_id = u.customer_id`,
-          [...columns.params(), at],
-        );
-        return next;
-      });
+      return withTransaction(pool, (client) => writeActivity(client, t, customerId, at, ctx));
     },
 
     async atRisk(query: AtRiskQuery, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry>> {

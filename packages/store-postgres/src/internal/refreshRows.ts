@@ -6,6 +6,7 @@
  */
 import { materializeAtRisk, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
+import { prepared } from './prepared.js';
 import { RowColumns, SET_ROW_FROM_U, UNNEST_ROWS } from './subscriberRows.js';
 import type { Tables } from './tables.js';
 import { withTransaction } from './withTransaction.js';
@@ -60,12 +61,12 @@ export function refreshDueRows(pool: pg.Pool, sql: RefreshSql, now: number, conf
     const { rows } = await client.query<Locked[number]>(skipLocked ? sql.lockDueSkipLocked : sql.lockDue, [now, limit]);
     await rematerialize(client, sql, rows, now, config);
     return rows.length;
-  });
+  }, 'derived');
 }
 
 /** Resolves with whether any row is due at `now` (one probe of the rescore_at index). */
 export async function anyDue(pool: pg.Pool, sql: RefreshSql, now: number): Promise<boolean> {
-  const { rows } = await pool.query<{ rescore_at: number }>(sql.nextDue);
+  const { rows } = await pool.query<{ rescore_at: number }>(prepared(sql.nextDue));
   const next = rows[0]?.rescore_at;
   return next !== undefined && next <= now;
 }
@@ -82,7 +83,7 @@ export async function refreshAllRows(pool: pg.Pool, sql: RefreshSql, now: number
       const { rows } = await client.query<Locked[number]>(sql.lockPage, [after, pageSize]);
       await rematerialize(client, sql, rows, now, config);
       return rows;
-    });
+    }, 'derived');
     total += page.length;
     const last = page[page.length - 1];
     if (last === undefined || page.length < pageSize) return total;

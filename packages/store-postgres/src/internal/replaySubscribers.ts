@@ -29,7 +29,7 @@ export async function replaySubscribers(pool: pg.Pool, t: Tables, now: number, c
     const ids = page.map((r) => r.customer_id);
     if (ids.length === 0) break;
     const rebuilt = await withTransaction(pool, async (client) => {
-      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended(c, 0)) FROM (SELECT c FROM unnest($1::text[]) AS c ORDER BY c COLLATE "C") AS l`, [ids]);
+      await client.query(`SELECT ${t.customerLock('c')} FROM (SELECT c FROM unnest($1::text[]) AS c ORDER BY c COLLATE "C") AS l`, [ids]);
       const events = await client.query<{ customer_id: string; body: HandledEvent }>(
         `SELECT customer_id, body FROM ${t.events} WHERE customer_id = ANY($1::text[]) ORDER BY customer_id, seq`,
         [ids],

@@ -3,6 +3,11 @@ import { quoteIdent } from './quoteIdent.js';
 
 export interface Tables {
   schema: string;
+  /**
+   * SQL that takes the transaction's advisory lock of one customer, given the SQL of its id. The
+   * hash is seeded with the schema name, so two tenure schemas in one database never share a lock.
+   */
+  customerLock: (idSql: string) => string;
   events: string;
   subscribers: string;
   meta: string;
@@ -13,12 +18,21 @@ export interface Tables {
 /** Given a schema name, returns its tables' qualified names. Pure. */
 export function tablesOf(schema: string): Tables {
   const s = quoteIdent(schema);
+  const seed = fnv1a(schema);
   return {
     schema: s,
+    customerLock: (idSql) => `pg_advisory_xact_lock(hashtextextended(${idSql}, ${seed}))`,
     events: `${s}.events`,
     subscribers: `${s}.subscribers`,
     meta: `${s}.meta`,
     dispatches: `${s}.dispatches`,
     cooldowns: `${s}.cooldowns`,
   };
+}
+
+/** The 32-bit FNV-1a hash of a text's UTF-16 units: a stable number per schema name. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
 }

@@ -7,6 +7,7 @@
 import { applyEvent, compareIds, materializeAtRisk, type ApplyOutcome, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
 import { RowColumns, UNNEST_ROWS } from './subscriberRows.js';
+import { prepared } from './prepared.js';
 import { sqlLiteral } from './quoteIdent.js';
 import type { Tables } from './tables.js';
 
@@ -44,7 +45,7 @@ export function writeEventsSql(t: Tables): WriteEventsSql {
         ON CONFLICT (id) DO NOTHING
         RETURNING id, customer_id
       ), locks AS (
-        SELECT pg_advisory_xact_lock(hashtextextended(customer_id, 0))
+        SELECT ${t.customerLock('customer_id')}
         FROM (SELECT DISTINCT customer_id FROM ins ORDER BY customer_id) AS c
       )
       SELECT id, (SELECT count(*) FROM locks) AS locked FROM ins`,
@@ -85,11 +86,11 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
   });
 
   const inserted = new Set<string>();
-  const { rows } = await client.query<{ id: string }>(sql.insertAndLock, [ids, customers, types, ats, bodies]);
+  const { rows } = await client.query<{ id: string }>(prepared(sql.insertAndLock, [ids, customers, types, ats, bodies]));
   for (const row of rows) inserted.add(row.id);
 
   const current = new Map<string, Subscriber | undefined>();
-  const read = await client.query<{ customer_id: string; record: Subscriber }>(sql.readSubscribers, [[...new Set(customers)]]);
+  const read = await client.query<{ customer_id: string; record: Subscriber }>(prepared(sql.readSubscribers, [[...new Set(customers)]]));
   for (const row of read.rows) current.set(row.customer_id, row.record);
 
   const changedAt = new Map<string, number>();
@@ -108,7 +109,7 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
       const subscriber = current.get(customer)!;
       columns.push(subscriber, materializeAtRisk(subscriber, changedAt.get(customer)!, config).row);
     }
-    await client.query(sql.upsertSubscribers, columns.params());
+    await client.query(prepared(sql.upsertSubscribers, columns.params()));
   }
   return outcomes;
 }
