@@ -9,7 +9,6 @@
  */
 import {
   applyEvent,
-  atRiskMinScore,
   compareIds,
   configFingerprint,
   foldEvents,
@@ -54,6 +53,11 @@ export interface SqliteStore extends SubscriberStore {
 const BATCH = 1000;
 /** Customers replayed per transaction: short enough that live writes wait at most a few ms. */
 const REPLAY_BATCH = 500;
+/**
+ * Up to this many due rows, a read assesses them in memory and writes them back after answering;
+ * beyond it (no sweep ran for a while), it writes them back first.
+ */
+const INLINE_DUE = 200;
 const FINGERPRINT_KEY = 'config_fingerprint';
 /** Stored while every row is being re-materialized, so a pass cut short is redone on the next call. */
 const REMATERIALIZING = 'rematerializing';
@@ -72,8 +76,10 @@ const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
  * Given a path, opens (creating and migrating if needed) a SQLite store there and resolves with it.
  * The file is in WAL mode with `synchronous=NORMAL`: a change is durable against the process being
  * killed once its promise resolves; an OS crash or power loss may lose the last commits, never
- * corrupt the file. WAL checkpoints run on a worker thread, not inside a request's commit. Several processes may open one file (the busy timeout queues their writes);
- * a file of a newer schema version, or a path that cannot be opened, rejects with a one-line Error.
+ * corrupt the file. WAL checkpoints run on a worker thread, not inside a request's commit. Several
+ * processes may open one file (the busy timeout queues their writes); each remembers the config
+ * fingerprint it read at open or wrote last, so processes sharing a file should share one config.
+ * A file of a newer schema version, or a path that cannot be opened, rejects with a one-line Error.
  *
  * @example
  * const store = await openSqliteStore({ path: './data/tenure.db' });
@@ -85,7 +91,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const db = openDatabase(path, busyTimeoutMs);
   const s = prepareStatements(db);
-  const reader = createAtRiskReader(db);
+  const reader = createAtRiskReader(db, s.due);
   const dispatchLog = createSqliteDispatchLog(db);
   let fingerprint = s.getMeta.get(FINGERPRINT_KEY)?.value ?? null;
 
@@ -185,8 +191,29 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     return { last: rows[rows.length - 1]!.customer_id, rebuilt };
   });
 
-  const stopCheckpointer = isMemory(path) ? async () => undefined : startCheckpointer(db, path, busyTimeoutMs);
+  /**
+   * Writes back the rows a read assessed in memory, after the read has answered: the read never
+   * waits for the write lock (another process may hold it, e.g. a replay), and one write serves the
+   * reads that came meanwhile. A failure (busy, closed) is left to the next read or sweep.
+   */
+  let writeBack: StoreContext | null = null;
+  const writeBackLater = (ctx: StoreContext) => {
+    const scheduled = writeBack !== null;
+    writeBack = ctx;
+    if (scheduled) return;
+    setImmediate(() => {
+      const latest = writeBack!;
+      writeBack = null;
+      if (closed || fingerprintOf(latest.config) !== fingerprint) return;
+      try {
+        if (refreshBatch.immediate(latest, BATCH) === BATCH) writeBackLater(latest);
+      } catch {
+        // The rows stay due; they are assessed again by the next read and written by the next sweep.
+      }
+    });
+  };
   let closed = false;
+  const stopCheckpointer = isMemory(path) ? async () => undefined : startCheckpointer(db, path, busyTimeoutMs);
   return {
     kind: `sqlite:${path}`,
     path,
@@ -208,9 +235,10 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     },
     async atRisk(query: AtRiskQuery, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry>> {
       ensureConfig(ctx);
-      // Usually nothing is due: look before taking the write lock.
-      while (s.anyDue.get(ctx.now) !== undefined && refreshBatch.immediate(ctx, BATCH) === BATCH);
-      return reader.read(query, atRiskMinScore(query, ctx.config), ctx.config);
+      if (s.countDue.get(ctx.now, INLINE_DUE + 1)!.n > INLINE_DUE) while (refreshBatch.immediate(ctx, BATCH) === BATCH);
+      const { page, due } = reader.read(query, ctx);
+      if (due > 0) writeBackLater(ctx);
+      return page;
     },
     async refreshDue(ctx, limit) {
       ensureConfig(ctx);

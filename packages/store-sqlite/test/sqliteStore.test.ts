@@ -90,7 +90,23 @@ describe('openSqliteStore', () => {
       selectAtRisk(subscribers, later.now, DEFAULT_CONFIG, { limit: 10, min_score: 0 }).items.map((a) => [a.subscriber.customer_id, a.risk.score]),
     );
     expect(page.items.map((e) => e.score)).toEqual([25, 25, 25]);
+    // The read assessed the last due row in memory and writes it back right after answering.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(await store.refreshDue(later, 10)).toBe(0);
+  });
+
+  it('answers exactly while many rows are due, writing them back first beyond a few hundred', async () => {
+    const store = await openStore();
+    await store.applyEvents(Array.from({ length: 450 }, (_, i) => purchase(`e${i}`, `u${String(i).padStart(3, '0')}`, T0 + (i % 9) * DAY)), ctx);
+    const subscribers = await collect(store.list());
+    for (const days of [12, 20, 40]) {
+      const later = { now: T0 + days * DAY, config: DEFAULT_CONFIG };
+      const query = { limit: 25, min_score: 0 };
+      const page = await store.atRisk(query, later);
+      const want = selectAtRisk(subscribers, later.now, DEFAULT_CONFIG, query);
+      expect(page.items.map((e) => [e.customer_id, e.score, e.band])).toEqual(want.items.map((a) => [a.subscriber.customer_id, a.risk.score, a.risk.band]));
+      expect(page.next).toEqual(want.next);
+    }
   });
 
   it('re-materializes every row under a new configuration, and remembers which one it used across reopening', async () => {

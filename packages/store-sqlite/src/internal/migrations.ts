@@ -81,7 +81,13 @@ const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/** The schema version this code writes and reads. */
+/**
+ * The schema version this code writes and reads (`PRAGMA user_version` of a migrated file); a file
+ * of a higher version is refused.
+ *
+ * @example
+ * new Database(path).pragma('user_version', { simple: true }) === SCHEMA_VERSION; // after openSqliteStore({ path })
+ */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**

@@ -24,7 +24,7 @@ export interface Statements {
   updateActivity: Stmt<unknown[]>;
   updateRow: Stmt<unknown[]>;
   due: Stmt<[number, number], { customer_id: string; record: string }>;
-  anyDue: Stmt<[number], { due: 1 }>;
+  countDue: Stmt<[number, number], { n: number }>;
   subscribersFirst: Stmt<[number], SubscriberRow>;
   subscribersAfter: Stmt<[string, number], SubscriberRow>;
   activityAfter: Stmt<[string, number], { customer_id: string; reported_activity_at: number }>;
@@ -65,7 +65,10 @@ export function prepareStatements(db: Database.Database): Statements {
          top_priority = ?, assessed_at = ?, rescore_at = ? WHERE customer_id = ?`,
     ),
     due: db.prepare<[number, number], { customer_id: string; record: string }>(DUE_SQL),
-    anyDue: db.prepare<[number], { due: 1 }>('SELECT 1 AS due FROM subscribers WHERE rescore_at <= ? LIMIT 1'),
+    /** How many rows are due, counting no further than the limit. */
+    countDue: db.prepare<[number, number], { n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM subscribers WHERE rescore_at <= ? LIMIT ?)',
+    ),
     subscribersFirst: db.prepare<[number], { customer_id: string; record: string; reported_activity_at: number | null }>(
       'SELECT customer_id, record, reported_activity_at FROM subscribers ORDER BY customer_id LIMIT ?',
     ),
