@@ -6,7 +6,6 @@
  */
 import { atRiskMinScore, type AtRiskEntry, type AtRiskPage, type AtRiskQuery, type RiskBand, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
-import { prepared } from './prepared.js';
 import { ROW_COLUMNS, toAtRiskEntry, type SubscriberDbRow } from './subscriberRows.js';
 import type { Tables } from './tables.js';
 
@@ -46,7 +45,8 @@ export async function readAtRisk(pool: pg.Pool, t: Tables, query: AtRiskQuery, c
   }
   const limit = param(query.limit + 1);
   const { rows } = await pool.query<SubscriberDbRow>(
-    prepared(`SELECT customer_id, record, ${ROW_COLUMNS} FROM ${t.subscribers} WHERE ${where.join(' AND ')} ORDER BY score DESC, customer_id LIMIT ${limit}`, values),
+    `SELECT customer_id, record, ${ROW_COLUMNS} FROM ${t.subscribers} WHERE ${where.join(' AND ')} ORDER BY score DESC, customer_id LIMIT ${limit}`,
+    values,
   );
   const more = rows.length > query.limit;
   const items = (more ? rows.slice(0, query.limit) : rows).map(toAtRiskEntry);

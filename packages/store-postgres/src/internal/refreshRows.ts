@@ -6,7 +6,6 @@
  */
 import { materializeAtRisk, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
-import { prepared } from './prepared.js';
 import { RowColumns, SET_ROW_FROM_U, UNNEST_ROWS } from './subscriberRows.js';
 import type { Tables } from './tables.js';
 import { withTransaction } from './withTransaction.js';
@@ -66,7 +65,7 @@ export function refreshDueRows(pool: pg.Pool, sql: RefreshSql, now: number, conf
 
 /** Resolves with whether any row is due at `now` (one probe of the rescore_at index). */
 export async function anyDue(pool: pg.Pool, sql: RefreshSql, now: number): Promise<boolean> {
-  const { rows } = await pool.query<{ rescore_at: number }>(prepared(sql.nextDue));
+  const { rows } = await pool.query<{ rescore_at: number }>(sql.nextDue);
   const next = rows[0]?.rescore_at;
   return next !== undefined && next <= now;
 }

@@ -90,7 +90,7 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
   for (const row of rows) inserted.add(row.id);
 
   const current = new Map<string, Subscriber | undefined>();
-  const read = await client.query<{ customer_id: string; record: Subscriber }>(prepared(sql.readSubscribers, [[...new Set(customers)]]));
+  const read = await client.query<{ customer_id: string; record: Subscriber }>(sql.readSubscribers, [[...new Set(customers)]]);
   for (const row of read.rows) current.set(row.customer_id, row.record);
 
   const changedAt = new Map<string, number>();
