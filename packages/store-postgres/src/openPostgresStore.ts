@@ -87,6 +87,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     connectionString: options.connectionString,
     application_name: options.applicationName ?? 'tenure',
     connectionTimeoutMillis: connectTimeoutMs,
+    // TCP keepalive, so a connection to a server that vanished (failover, network cut) is noticed.
+    keepAlive: true,
     types,
   };
 
