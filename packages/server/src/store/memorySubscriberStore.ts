@@ -9,6 +9,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   applyEvent,
   atRiskMinScore,
+  bandFor,
   configFingerprint,
   materializeAtRisk,
   recordActivity,
@@ -18,6 +19,7 @@ import {
   type ApplyOutcome,
   type HandledEvent,
   type ProgressListener,
+  type Recommendation,
   type StoreContext,
   type StoredRecord,
   type Subscriber,
@@ -41,10 +43,11 @@ export interface MemoryStoreOptions {
   replayBatchSize?: number;
 }
 
-/** One customer: the subscriber, its latest reported activity, its latest event and its row keys. */
+/** One customer: the subscriber, its latest reported activity, its latest event and its materialized row. */
 interface Entry extends IndexedRow {
   subscriber: Subscriber;
-  /** When the row keys were materialized; the full row is re-derived from it on read. */
+  /** The priority-1 recommendation at `assessedAt` (kept, so reading a page allocates almost nothing). */
+  top: Recommendation | null;
   assessedAt: number;
   reported: number | null;
   lastSeq: number;
@@ -73,6 +76,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
   /** Materializes `entry` at `now` and moves it in the indexes. */
   const materialize = (entry: Entry, now: number, config: TenureConfig): void => {
     const { row } = materializeAtRisk(entry.subscriber, now, config);
+    entry.top = row.top;
     entry.assessedAt = now;
     index.update(entry, { state: row.state, score: row.score, rescoreAt: row.rescore_at });
   };
@@ -89,6 +93,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
       entry.state = row.state;
       entry.score = row.score;
       entry.rescoreAt = row.rescore_at;
+      entry.top = row.top;
       entry.assessedAt = now;
     }
     index.rebuild([...entries.values()]);
@@ -119,6 +124,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
       state: row.state,
       score: row.score,
       rescoreAt: row.rescore_at,
+      top: row.top,
       assessedAt: ctx.now,
       reported: null,
       lastSeq: log.append(event, NO_EVENT),
@@ -138,9 +144,15 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     materialize(entry, ctx.now, ctx.config);
   };
 
-  /** The entry as the port returns it: its row, re-derived at the instant it was materialized (pure, so identical). */
+  /** The entry as the port returns it: its materialized row and subscriber. */
   const toAtRiskEntry = (entry: Entry, config: TenureConfig): AtRiskEntry => ({
-    ...materializeAtRisk(entry.subscriber, entry.assessedAt, config).row,
+    customer_id: entry.id,
+    state: entry.state,
+    score: entry.score,
+    band: bandFor(entry.score, config.bands),
+    top: entry.top,
+    assessed_at: entry.assessedAt,
+    rescore_at: entry.rescoreAt,
     subscriber: entry.subscriber,
   });
 

@@ -1,7 +1,7 @@
 /**
  * An ordered collection for the memory store's indexes: a list of sorted chunks of at most
  * `MAX_CHUNK` items. Finding a position is two binary searches (over chunks, then within one);
- * inserting or deleting moves at most one chunk's items. At a million items that is ~2 000 chunks,
+ * inserting or deleting moves at most one chunk's items. At a million items that is 2 000–4 000 chunks,
  * so a seek costs ~20 comparisons and an update a memmove of ≤ 512 pointers: a B-tree's costs with
  * plain arrays, and no per-item node objects.
  */
