@@ -17,6 +17,8 @@ export {
   unhandledEventSchema,
   webhookEnvelopeSchema,
   webhookBodySchema,
+  identifierSchema,
+  isStorableId,
 } from './events/webhookSchema.js';
 export type {
   LifecycleEventType,

@@ -78,6 +78,13 @@ describe('GET /api/subscribers/:customer_id', () => {
     expect(res.body.error.code).toBe('invalid_request');
   });
 
+  it('answers 400 naming customer_id for an id no database can store (U+0000)', async () => {
+    app = await startTestServer();
+    const res = await app.request('GET', '/api/subscribers/a%00b');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'customer_id' });
+  });
+
   it('decodes URL-encoded ids', async () => {
     app = await startTestServer();
     await seed(app, '$RCAnonymousID:a b/c', 'active');

@@ -142,3 +142,24 @@ describe('parseWebhook', () => {
     });
   });
 });
+
+describe('parseWebhook identifiers', () => {
+  const body = (app_user_id: string, id = 'evt_1') => ({ api_version: '1.0', event: { type: 'RENEWAL', id, app_user_id, event_timestamp_ms: 1 } });
+
+  it('rejects an id a database could not store unchanged: U+0000, or a lone surrogate', () => {
+    for (const [value, field] of [
+      [body('a\u0000b'), 'event.app_user_id'],
+      [body('a\uD800'), 'event.app_user_id'],
+      [body('\uDC00a'), 'event.app_user_id'],
+      [body('u1', 'e\u0000'), 'event.id'],
+    ] as const) {
+      const result = parseWebhook(value);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.errors.map((e) => e.field)).toContain(field);
+    }
+  });
+
+  it('accepts well-formed non-ASCII ids, astral characters included', () => {
+    expect(parseWebhook(body('ユーザー\u{1F600}é')).ok).toBe(true);
+  });
+});

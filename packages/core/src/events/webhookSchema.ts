@@ -16,6 +16,24 @@ const optionalNumber = z.number().nullable().optional();
 const optionalBool = z.boolean().nullable().optional();
 const nonEmpty = z.string().min(1);
 
+/** A lone UTF-16 surrogate: not encodable as UTF-8, so a database would store U+FFFD in its place. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether a text can be stored as an identifier: no U+0000 (PostgreSQL text cannot hold it) and no
+ * lone surrogate (UTF-8 cannot encode it; two different ids would be stored as one). Pure.
+ *
+ * @example
+ * isStorableId('user_1'); // true
+ * isStorableId('a\u0000b'); // false
+ */
+export function isStorableId(text: string): boolean {
+  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+}
+
+/** An identifier tenure stores and keys by: non-empty, storable in every database unchanged. */
+export const identifierSchema = nonEmpty.refine(isStorableId, 'Must be well-formed Unicode without U+0000');
+
 /** Lifecycle event types that move a subscriber between states. */
 export const LIFECYCLE_EVENT_TYPES = [
   'INITIAL_PURCHASE',
@@ -109,8 +127,8 @@ const purchaseFields = {
 
 /** What tenure requires of every handled event. */
 const requiredIdentity = {
-  id: nonEmpty,
-  app_user_id: nonEmpty,
+  id: identifierSchema,
+  app_user_id: identifierSchema,
   event_timestamp_ms: epochMs,
 };
 

@@ -4,6 +4,7 @@
  * /webhook), an activity line is `{ activity: { customer_id, at } }`.
  */
 import { parseWebhook, type FieldError } from '../events/parseWebhook.js';
+import { isStorableId } from '../events/webhookSchema.js';
 import type { StoredRecord } from './subscriberStore.js';
 
 /** The webhook API version written on exported event lines. */
@@ -42,7 +43,9 @@ export function parseExportLine(value: unknown): ParsedExportLine {
     if (!isObject(a)) return { ok: false, error: { field: 'activity', message: 'Expected an object' } };
     const id = a['customer_id'];
     const at = a['at'];
-    if (typeof id !== 'string' || id.length === 0) return { ok: false, error: { field: 'activity.customer_id', message: 'Expected a non-empty string' } };
+    if (typeof id !== 'string' || id.length === 0 || !isStorableId(id)) {
+      return { ok: false, error: { field: 'activity.customer_id', message: 'Expected a non-empty string of well-formed Unicode without U+0000' } };
+    }
     if (typeof at !== 'number' || !Number.isSafeInteger(at) || at < 0) {
       return { ok: false, error: { field: 'activity.at', message: 'Expected epoch milliseconds (a non-negative integer)' } };
     }

@@ -2,7 +2,7 @@
  * The zod schemas of the HTTP interface: the same schemas validate requests and generate
  * /openapi.json (responses are described by schemas too, so the document covers every route).
  */
-import { ACTIONS, RISK_BANDS, SUBSCRIBER_STATES, URGENCIES } from '@tenure/core';
+import { ACTIONS, RISK_BANDS, SUBSCRIBER_STATES, URGENCIES, isStorableId } from '@tenure/core';
 import { z } from 'zod';
 import { DISPATCH_OUTCOMES } from '../dispatch/dispatchLog.js';
 
@@ -17,7 +17,9 @@ const queryInt = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
-export const customerIdParamsSchema = z.strictObject({ customer_id: z.string().min(1).max(1500) });
+export const customerIdParamsSchema = z.strictObject({
+  customer_id: z.string().min(1).max(1500).refine(isStorableId, 'Must be well-formed Unicode without U+0000'),
+});
 
 const MIN_SCORE_DESCRIPTION = 'Lowest risk score included; default the configured `bands.high` (60 unless overridden).';
 
