@@ -27,11 +27,13 @@ import {
   type TenureConfig,
 } from '@tenure/core';
 import { createAtRiskReader } from './internal/atRiskPage.js';
+import { createGroupCommit } from './internal/createGroupCommit.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, isMemory, openDatabase } from './internal/openDatabase.js';
 import { rowParams } from './internal/rowMapping.js';
 import { createSqliteDispatchLog } from './internal/sqliteDispatchLog.js';
 import { startCheckpointer } from './internal/startCheckpointer.js';
-import { prepareStatements } from './internal/statements.js';
+import { prepareStatements, type StoredSubscriber } from './internal/statements.js';
+import { createSubscriberUpdater } from './internal/subscriberUpdater.js';
 
 /** Where the store lives and how long to wait for another process's write lock. */
 export interface SqliteStoreOptions {
@@ -58,6 +60,8 @@ const REPLAY_BATCH = 500;
  * beyond it (no sweep ran for a while), it writes them back first.
  */
 const INLINE_DUE = 200;
+/** Webhooks committed together at most (one turn of the event loop rarely brings more). */
+const GROUP_COMMIT_MAX = 500;
 const FINGERPRINT_KEY = 'config_fingerprint';
 /** Stored while every row is being re-materialized, so a pass cut short is redone on the next call. */
 const REMATERIALIZING = 'rematerializing';
@@ -95,65 +99,80 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const dispatchLog = createSqliteDispatchLog(db);
   let fingerprint = s.getMeta.get(FINGERPRINT_KEY)?.value ?? null;
 
-  const load = (id: string): Subscriber | undefined => {
-    const found = s.getRecord.get(id);
-    return found === undefined ? undefined : (JSON.parse(found.record) as Subscriber);
-  };
-  /** Writes the subscriber and its row at `ctx.now`; `exists` says whether it is stored already. */
-  const save = (subscriber: Subscriber, exists: boolean, { now, config }: StoreContext) => {
+  const update = createSubscriberUpdater(db);
+  const parse = (stored: StoredSubscriber | undefined): Subscriber | undefined =>
+    stored === undefined ? undefined : (JSON.parse(stored.record) as Subscriber);
+  /** Writes the subscriber and its row at `ctx.now` over what was `before` (undefined: a new one). */
+  const save = (subscriber: Subscriber, before: StoredSubscriber | undefined, { now, config }: StoreContext) => {
     const { row } = materializeAtRisk(subscriber, now, config);
-    (exists ? s.updateSubscriber : s.insertSubscriber).run(...rowParams(row), JSON.stringify(subscriber), subscriber.customer_id);
+    const record = JSON.stringify(subscriber);
+    if (before === undefined) s.insertSubscriber.run(...rowParams(row), record, subscriber.customer_id);
+    else update(before, row, { record });
   };
-  const rematerialize = (customerId: string, record: string, { now, config }: StoreContext) => {
-    const { row } = materializeAtRisk(JSON.parse(record) as Subscriber, now, config);
-    s.updateRow.run(...rowParams(row), customerId);
+  const rematerialize = (stored: StoredSubscriber, { now, config }: StoreContext) => {
+    update(stored, materializeAtRisk(JSON.parse(stored.record) as Subscriber, now, config).row, {});
   };
   const insertEvent = (event: HandledEvent): boolean =>
     s.insertEvent.run(event.id, event.app_user_id, event.type, event.event_timestamp_ms, JSON.stringify(event)).changes === 1;
 
-  const applyOne = db.transaction((event: HandledEvent, ctx: StoreContext): ApplyOutcome => {
+  const applyOne = (event: HandledEvent, ctx: StoreContext): ApplyOutcome => {
     const inserted = insertEvent(event);
-    const current = load(event.app_user_id);
+    const stored = s.getStored.get(event.app_user_id);
+    const current = parse(stored);
     if (!inserted) return { status: 'duplicate', subscriber: current };
     const next = applyEvent(current, event);
-    save(next, current !== undefined, ctx);
+    save(next, stored, ctx);
     return { status: 'applied', subscriber: next };
-  });
+  };
+  type Delivery = { event: HandledEvent; ctx: StoreContext };
+  const applyDeliveries = db.transaction((items: Delivery[]) => items.map(({ event, ctx }) => applyOne(event, ctx)));
+  const deliveries = createGroupCommit<Delivery, ApplyOutcome>(
+    (items) => {
+      ensureConfig(items[0]!.ctx); // every item of a batch has the same config
+      return applyDeliveries.immediate(items);
+    },
+    ({ ctx }) => fingerprintOf(ctx.config),
+    GROUP_COMMIT_MAX,
+  );
 
   const applyMany = db.transaction((events: readonly HandledEvent[], ctx: StoreContext): ApplyOutcome['status'][] => {
     // Each touched subscriber is read once and written once, however many of its events the batch holds.
-    const touched = new Map<string, { subscriber: Subscriber; exists: boolean }>();
+    const touched = new Map<string, { subscriber: Subscriber; stored: StoredSubscriber | undefined }>();
     const statuses = events.map((event): ApplyOutcome['status'] => {
       if (!insertEvent(event)) return 'duplicate'; // also a repeat inside the batch: the first insert is visible
       const id = event.app_user_id;
       const seen = touched.get(id);
-      const current = seen === undefined ? load(id) : seen.subscriber;
-      touched.set(id, { subscriber: applyEvent(current, event), exists: seen === undefined ? current !== undefined : seen.exists });
+      const stored = seen === undefined ? s.getStored.get(id) : seen.stored;
+      const current = seen === undefined ? parse(stored) : seen.subscriber;
+      touched.set(id, { subscriber: applyEvent(current, event), stored });
       return 'applied';
     });
-    for (const { subscriber, exists } of touched.values()) save(subscriber, exists, ctx);
+    for (const { subscriber, stored } of touched.values()) save(subscriber, stored, ctx);
     return statuses;
   });
 
   const activity = db.transaction((customerId: string, at: number, ctx: StoreContext): Subscriber | undefined => {
-    const found = s.getActivityTarget.get(customerId);
-    if (found === undefined) return undefined;
-    const next = recordActivity(JSON.parse(found.record) as Subscriber, at);
-    const reported = found.reported_activity_at === null || found.reported_activity_at < at ? at : found.reported_activity_at;
+    const stored = s.getStored.get(customerId);
+    if (stored === undefined) return undefined;
+    const current = JSON.parse(stored.record) as Subscriber;
+    const next = recordActivity(current, at);
     const { row } = materializeAtRisk(next, ctx.now, ctx.config);
-    s.updateActivity.run(JSON.stringify(next), reported, ...rowParams(row), customerId);
+    update(stored, row, {
+      record: next === current ? undefined : JSON.stringify(next),
+      reported_activity_at: stored.reported_activity_at === null || stored.reported_activity_at < at ? at : undefined,
+    });
     return next;
   });
 
   const refreshBatch = db.transaction((ctx: StoreContext, limit: number): number => {
     const due = s.due.all(ctx.now, limit);
-    for (const { customer_id, record } of due) rematerialize(customer_id, record, ctx);
+    for (const stored of due) rematerialize(stored, ctx);
     return due.length;
   });
 
   const rematerializeBatch = db.transaction((after: string | null, ctx: StoreContext): string | null => {
     const rows = after === null ? s.subscribersFirst.all(BATCH) : s.subscribersAfter.all(after, BATCH);
-    for (const { customer_id, record } of rows) rematerialize(customer_id, record, ctx);
+    for (const stored of rows) rematerialize(stored, ctx);
     return rows.length < BATCH ? null : rows[rows.length - 1]!.customer_id;
   });
 
@@ -185,7 +204,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       let subscriber = foldEvents(mine);
       if (subscriber === undefined) continue;
       if (row.reported_activity_at !== null) subscriber = recordActivity(subscriber, row.reported_activity_at);
-      save(subscriber, true, ctx);
+      save(subscriber, row, ctx);
       rebuilt++;
     }
     return { last: rows[rows.length - 1]!.customer_id, rebuilt };
@@ -218,16 +237,16 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     kind: `sqlite:${path}`,
     path,
     dispatchLog,
-    async applyEvent(event, ctx) {
-      ensureConfig(ctx);
-      return applyOne.immediate(event, ctx);
+    applyEvent(event, ctx) {
+      if (closed) return Promise.reject(new Error(`The SQLite store at ${path} is closed`));
+      return deliveries.submit({ event, ctx });
     },
     async applyEvents(events, ctx) {
       ensureConfig(ctx);
       return events.length === 0 ? [] : applyMany.immediate(events, ctx);
     },
     async get(customerId) {
-      return load(customerId);
+      return parse(s.getStored.get(customerId));
     },
     async recordActivity(customerId, at, ctx) {
       ensureConfig(ctx);
@@ -296,6 +315,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     },
     async close() {
       if (closed) return;
+      deliveries.flush(); // what was accepted before close is committed
       closed = true;
       await stopCheckpointer(); // first, so that closing the last connection folds the WAL into the file
       db.close();

@@ -39,6 +39,42 @@ describe('openSqliteStore', () => {
     expect(await store.get('u1')).toEqual(first.subscriber);
   });
 
+  it('commits concurrent deliveries together, each answered as if applied alone in arrival order', async () => {
+    const store = await openStore();
+    const events = Array.from({ length: 300 }, (_, i) => billingIssue(`e${i % 250}`, `u${i % 7}`, T0 + i));
+    const outcomes = await Promise.all(events.map((e) => store.applyEvent(e, ctx)));
+    const seen = new Set<string>();
+    const applied: typeof events = [];
+    outcomes.forEach((outcome, i) => {
+      const e = events[i]!;
+      const fresh = !seen.has(e.id);
+      seen.add(e.id);
+      if (fresh) applied.push(e);
+      expect(outcome.status).toBe(fresh ? 'applied' : 'duplicate');
+      expect(outcome.subscriber).toEqual(foldEvents(applied.filter((a) => a.app_user_id === e.app_user_id)));
+    });
+    expect(await store.eventCount()).toBe(250);
+  });
+
+  it('fails only the delivery that cannot be stored, not the others committed with it', async () => {
+    const store = await openStore();
+    const bad = { ...billingIssue('bad', 'u1'), extra: 1n } as unknown as ReturnType<typeof billingIssue>; // JSON cannot hold a BigInt
+    const results = await Promise.allSettled([store.applyEvent(billingIssue('e1', 'u1'), ctx), store.applyEvent(bad, ctx), store.applyEvent(billingIssue('e2', 'u2'), ctx)]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await store.eventCount()).toBe(2);
+  });
+
+  it('commits deliveries accepted before close, and refuses those after', async () => {
+    const path = tempDbPath();
+    const store = await openSqliteStore({ path });
+    const pending = store.applyEvent(billingIssue('e1', 'u1'), ctx);
+    await store.close();
+    expect((await pending).status).toBe('applied');
+    await expect(store.applyEvent(billingIssue('e2', 'u1'), ctx)).rejects.toThrow(`The SQLite store at ${path} is closed`);
+    const reopened = await openStore(path);
+    expect(await reopened.eventCount()).toBe(1);
+  });
+
   it('applyEvents returns one status per event, catching repeats inside the batch and against the log', async () => {
     const store = await openStore();
     await store.applyEvent(purchase('e1', 'u1'), ctx);

@@ -8,25 +8,31 @@ import type Database from 'better-sqlite3';
 /** Columns of the materialized at-risk row, in the order `rowParams` binds them. */
 export const ROW_COLUMNS = 'state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at';
 
+/** What a write reads of a stored subscriber first: the record, and the indexed columns it may leave alone. */
+export interface StoredSubscriber {
+  customer_id: string;
+  record: string;
+  reported_activity_at: number | null;
+  state: string;
+  score: number;
+  rescore_at: number | null;
+}
+const STORED_COLUMNS = 'customer_id, record, reported_activity_at, state, score, rescore_at';
+
 /** Due rows, most overdue first: a range of the partial index on rescore_at. */
-export const DUE_SQL = 'SELECT customer_id, record FROM subscribers WHERE rescore_at <= ? ORDER BY rescore_at LIMIT ?';
+export const DUE_SQL = `SELECT ${STORED_COLUMNS} FROM subscribers WHERE rescore_at <= ? ORDER BY rescore_at LIMIT ?`;
 
 type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
-type SubscriberRow = { customer_id: string; record: string; reported_activity_at: number | null };
 
 /** The statements of one connection. */
 export interface Statements {
   insertEvent: Stmt<[string, string, string, number, string]>;
-  getRecord: Stmt<[string], { record: string }>;
-  getActivityTarget: Stmt<[string], { record: string; reported_activity_at: number | null }>;
+  getStored: Stmt<[string], StoredSubscriber>;
   insertSubscriber: Stmt<unknown[]>;
-  updateSubscriber: Stmt<unknown[]>;
-  updateActivity: Stmt<unknown[]>;
-  updateRow: Stmt<unknown[]>;
-  due: Stmt<[number, number], { customer_id: string; record: string }>;
+  due: Stmt<[number, number], StoredSubscriber>;
   countDue: Stmt<[number, number], { n: number }>;
-  subscribersFirst: Stmt<[number], SubscriberRow>;
-  subscribersAfter: Stmt<[string, number], SubscriberRow>;
+  subscribersFirst: Stmt<[number], StoredSubscriber>;
+  subscribersAfter: Stmt<[string, number], StoredSubscriber>;
   activityAfter: Stmt<[string, number], { customer_id: string; reported_activity_at: number }>;
   eventsOfRange: Stmt<[string, string], { customer_id: string; body: string }>;
   eventsAfter: Stmt<[number, number], { seq: number; body: string }>;
@@ -42,38 +48,18 @@ export function prepareStatements(db: Database.Database): Statements {
     insertEvent: db.prepare<[string, string, string, number, string]>(
       'INSERT INTO events (id, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
     ),
-    getRecord: db.prepare<[string], { record: string }>('SELECT record FROM subscribers WHERE customer_id = ?'),
-    getActivityTarget: db.prepare<[string], { record: string; reported_activity_at: number | null }>(
-      'SELECT record, reported_activity_at FROM subscribers WHERE customer_id = ?',
-    ),
-    // The caller has just read the subscriber, so it knows which of the two applies (an upsert
-    // would probe the primary key index once more).
+    getStored: db.prepare<[string], StoredSubscriber>(`SELECT ${STORED_COLUMNS} FROM subscribers WHERE customer_id = ?`),
+    // The caller has just read the subscriber, so it knows whether to insert or update (an upsert
+    // would probe the primary key index once more); updates are built in subscriberUpdater.ts.
     insertSubscriber: db.prepare(`INSERT INTO subscribers (${ROW_COLUMNS}, record, customer_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    /** Record + row of an existing subscriber; keeps its reported_activity_at. */
-    updateSubscriber: db.prepare(
-      `UPDATE subscribers SET state = ?, score = ?, band = ?, top_action = ?, top_urgency = ?, top_reason = ?,
-         top_priority = ?, assessed_at = ?, rescore_at = ?, record = ? WHERE customer_id = ?`,
-    ),
-    /** Record, reported activity and row of an existing subscriber. */
-    updateActivity: db.prepare(
-      `UPDATE subscribers SET record = ?, reported_activity_at = ?, state = ?, score = ?, band = ?, top_action = ?,
-         top_urgency = ?, top_reason = ?, top_priority = ?, assessed_at = ?, rescore_at = ? WHERE customer_id = ?`,
-    ),
-    /** The row alone (re-materialization: the record did not change). */
-    updateRow: db.prepare(
-      `UPDATE subscribers SET state = ?, score = ?, band = ?, top_action = ?, top_urgency = ?, top_reason = ?,
-         top_priority = ?, assessed_at = ?, rescore_at = ? WHERE customer_id = ?`,
-    ),
-    due: db.prepare<[number, number], { customer_id: string; record: string }>(DUE_SQL),
+    due: db.prepare<[number, number], StoredSubscriber>(DUE_SQL),
     /** How many rows are due, counting no further than the limit. */
     countDue: db.prepare<[number, number], { n: number }>(
       'SELECT count(*) AS n FROM (SELECT 1 FROM subscribers WHERE rescore_at <= ? LIMIT ?)',
     ),
-    subscribersFirst: db.prepare<[number], { customer_id: string; record: string; reported_activity_at: number | null }>(
-      'SELECT customer_id, record, reported_activity_at FROM subscribers ORDER BY customer_id LIMIT ?',
-    ),
-    subscribersAfter: db.prepare<[string, number], { customer_id: string; record: string; reported_activity_at: number | null }>(
-      'SELECT customer_id, record, reported_activity_at FROM subscribers WHERE customer_id > ? ORDER BY customer_id LIMIT ?',
+    subscribersFirst: db.prepare<[number], StoredSubscriber>(`SELECT ${STORED_COLUMNS} FROM subscribers ORDER BY customer_id LIMIT ?`),
+    subscribersAfter: db.prepare<[string, number], StoredSubscriber>(
+      `SELECT ${STORED_COLUMNS} FROM subscribers WHERE customer_id > ? ORDER BY customer_id LIMIT ?`,
     ),
     activityAfter: db.prepare<[string, number], { customer_id: string; reported_activity_at: number }>(
       `SELECT customer_id, reported_activity_at FROM subscribers
