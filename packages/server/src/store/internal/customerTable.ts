@@ -1,0 +1,164 @@
+/**
+ * The memory store's state, all synchronous: the event log, the applied ids, one entry per
+ * customer (subscriber, reported activity, latest event, materialized row) and the at-risk
+ * indexes over the entries. The store wraps it in the async port; keeping every operation
+ * synchronous here is what makes each one atomic.
+ */
+import {
+  applyEvent,
+  atRiskMinScore,
+  bandFor,
+  configFingerprint,
+  materializeAtRisk,
+  recordActivity,
+  type AtRiskEntry,
+  type AtRiskPage,
+  type AtRiskQuery,
+  type HandledEvent,
+  type Recommendation,
+  type StoreContext,
+  type Subscriber,
+  type TenureConfig,
+} from '@tenure/core';
+import { AtRiskIndex, type IndexedRow } from './atRiskIndex.js';
+import { bandRange } from './bandRange.js';
+import { codePointKey, compareKeys } from './codePointKey.js';
+import { EventLog, NO_EVENT } from './eventLog.js';
+
+/** One customer: the subscriber, its latest reported activity, its latest event and its materialized row. */
+export interface CustomerEntry extends IndexedRow {
+  subscriber: Subscriber;
+  /** The priority-1 recommendation at `assessedAt` (kept, so reading a page allocates almost nothing). */
+  top: Recommendation | null;
+  assessedAt: number;
+  reported: number | null;
+  lastSeq: number;
+}
+
+/** Every customer of one memory store, with its event log and indexes. */
+export class CustomerTable {
+  readonly entries = new Map<string, CustomerEntry>();
+  readonly log = new EventLog<HandledEvent>();
+  private readonly ids = new Set<string>();
+  private readonly index = new AtRiskIndex<CustomerEntry>();
+  /** `list()` order; dropped when a customer is added. */
+  private sorted: CustomerEntry[] | null = null;
+  private fingerprint: string | null = null;
+  private lastConfig: TenureConfig | null = null;
+
+  /** Whether an event with this id was applied. */
+  has(eventId: string): boolean {
+    return this.ids.has(eventId);
+  }
+
+  /** Re-materializes every row when `ctx.config` differs from the configuration the rows were built with. */
+  useConfig({ now, config }: StoreContext): void {
+    if (config === this.lastConfig) return;
+    this.lastConfig = config;
+    const next = configFingerprint(config);
+    if (next === this.fingerprint) return;
+    this.fingerprint = next;
+    for (const entry of this.entries.values()) {
+      const { row } = materializeAtRisk(entry.subscriber, now, config);
+      entry.state = row.state;
+      entry.score = row.score;
+      entry.rescoreAt = row.rescore_at;
+      entry.top = row.top;
+      entry.assessedAt = now;
+    }
+    this.index.rebuild([...this.entries.values()]);
+  }
+
+  /** Appends a new event (the caller checked its id) and applies it; returns the subscriber. */
+  apply(event: HandledEvent, ctx: StoreContext): Subscriber {
+    this.ids.add(event.id);
+    const existing = this.entries.get(event.app_user_id);
+    const subscriber = applyEvent(existing?.subscriber, event);
+    if (existing !== undefined) {
+      existing.lastSeq = this.log.append(event, existing.lastSeq);
+      existing.subscriber = subscriber;
+      this.materialize(existing, ctx);
+      return subscriber;
+    }
+    const { row } = materializeAtRisk(subscriber, ctx.now, ctx.config);
+    const entry: CustomerEntry = {
+      id: subscriber.customer_id,
+      key: codePointKey(subscriber.customer_id),
+      subscriber,
+      state: row.state,
+      score: row.score,
+      rescoreAt: row.rescore_at,
+      top: row.top,
+      assessedAt: ctx.now,
+      reported: null,
+      lastSeq: this.log.append(event, NO_EVENT),
+    };
+    this.entries.set(entry.id, entry);
+    this.index.add(entry);
+    this.sorted = null;
+    return subscriber;
+  }
+
+  /** Keeps the latest reported activity and applies it; undefined (nothing kept) for an unknown customer. */
+  recordActivity(customerId: string, at: number, ctx: StoreContext): Subscriber | undefined {
+    const entry = this.entries.get(customerId);
+    if (entry === undefined) return undefined;
+    entry.reported = entry.reported === null ? at : Math.max(entry.reported, at);
+    const next = recordActivity(entry.subscriber, at);
+    if (next !== entry.subscriber) {
+      entry.subscriber = next;
+      this.materialize(entry, ctx);
+    }
+    return next;
+  }
+
+  /** Re-materializes up to `limit` rows due at `ctx.now`; returns how many. */
+  refresh(ctx: StoreContext, limit: number): number {
+    const due = this.index.takeDue(ctx.now, limit);
+    for (const entry of due) this.materialize(entry, ctx);
+    return due.length;
+  }
+
+  /** The page of a query, read from the index (the caller refreshed due rows first). */
+  page(query: AtRiskQuery, config: TenureConfig): AtRiskPage<AtRiskEntry> {
+    const { minScore, maxScore } = bandRange(query.band, atRiskMinScore(query, config), config.bands);
+    const { rows, more } = this.index.page({ minScore, maxScore, state: query.state, after: query.after }, query.limit);
+    const last = rows[rows.length - 1];
+    return {
+      items: rows.map((entry) => ({
+        customer_id: entry.id,
+        state: entry.state,
+        score: entry.score,
+        band: bandFor(entry.score, config.bands),
+        top: entry.top,
+        assessed_at: entry.assessedAt,
+        rescore_at: entry.rescoreAt,
+        subscriber: entry.subscriber,
+      })),
+      next: more && last !== undefined ? { score: last.score, customer_id: last.id } : null,
+    };
+  }
+
+  /** Folds a customer's stored events and reported activity again, and re-materializes the row. */
+  rebuild(entry: CustomerEntry, ctx: StoreContext): void {
+    let subscriber: Subscriber | undefined;
+    for (const event of this.log.chain(entry.lastSeq)) subscriber = applyEvent(subscriber, event);
+    if (subscriber === undefined) return; // every entry has at least one event
+    entry.subscriber = entry.reported === null ? subscriber : recordActivity(subscriber, entry.reported);
+    this.materialize(entry, ctx);
+  }
+
+  /** Every entry in customer id order (code point order). */
+  inIdOrder(): readonly CustomerEntry[] {
+    this.sorted ??= [...this.entries.values()].sort((a, b) => compareKeys(a.key, b.key));
+    return this.sorted;
+  }
+
+  /** Materializes `entry` at `ctx.now` and moves it in the indexes. */
+  private materialize(entry: CustomerEntry, { now, config }: StoreContext): void {
+    const { row } = materializeAtRisk(entry.subscriber, now, config);
+    entry.top = row.top;
+    entry.assessedAt = now;
+    this.index.update(entry, { state: row.state, score: row.score, rescoreAt: row.rescore_at });
+  }
+}
