@@ -5,7 +5,9 @@
  * better-sqlite3 is synchronous, so each operation below runs to its end without another one of
  * this process interleaving; writes use `BEGIN IMMEDIATE` so that across processes sharing the file
  * the write lock is taken before anything is read (the busy timeout then queues them), and a
- * read-then-write can never act on a stale snapshot.
+ * read-then-write can never act on a stale snapshot. Webhook deliveries arriving in one turn of the
+ * event loop share one transaction (createGroupCommit.ts); at-risk reads take no write lock at all
+ * (atRiskPage.ts assesses due rows in memory and they are written back after the answer).
  */
 import {
   applyEvent,
