@@ -32,7 +32,7 @@ export type { Clock, ClockSpec } from './clock/clock.js';
 
 // --- Store ---
 export { createMemorySubscriberStore } from './store/memorySubscriberStore.js';
-export type { MemorySubscriberStore } from './store/memorySubscriberStore.js';
+export type { MemorySubscriberStore, MemoryStoreOptions } from './store/memorySubscriberStore.js';
 export { DEFAULT_STORE_SPEC, parseStoreSpec, describeStoreSpec, openStore } from './store/openStore.js';
 export type { StoreSpec, ParsedStoreSpec, OpenStoreOptions } from './store/openStore.js';
 
