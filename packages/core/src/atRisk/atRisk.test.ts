@@ -2,28 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DAY_MS, DEFAULT_CONFIG, resolveConfig, type Subscriber } from '../index.js';
 import { atRiskMinScore, compareAtRisk, selectAtRisk } from './atRisk.js';
 import { materializeAtRisk } from './materializeAtRisk.js';
+import { makeSubscriber, NOW } from '../../test/subscribers.js';
 
-const T0 = Date.UTC(2026, 0, 1);
-const subscriber = (customer_id: string, state: Subscriber['state'], billing_failures = 0): Subscriber => ({
-  customer_id,
-  state,
-  state_key: null,
-  product_id: null,
-  product_key: null,
-  period_ends_at: null,
-  period_key: null,
-  billing_failures,
-  renewals: 0,
-  trial_started_at: null,
-  trial_ends_at: null,
-  trial_key: null,
-  trial_converted_at: null,
-  conversion_key: null,
-  last_activity_at: T0,
-  first_event_at: T0,
-  last_event_at: T0,
-  event_count: 1,
-});
+const T0 = NOW;
+const subscriber = (customer_id: string, state: Subscriber['state'], billing_failures = 0): Subscriber =>
+  makeSubscriber({ customer_id, state, billing_failures, first_event_at: T0, last_activity_at: T0, last_event_at: T0 });
 
 describe('selectAtRisk', () => {
   const all = [

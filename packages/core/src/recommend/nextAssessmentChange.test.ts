@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, type Subscriber } from '../index.js';
+import { makeSubscriber, NOW } from '../../test/subscribers.js';
 import { nextAssessmentChange } from './nextAssessmentChange.js';
 
-const T0 = Date.UTC(2026, 0, 1);
-const base: Subscriber = {
-  customer_id: 'u1',
-  state: 'active',
-  state_key: { at: T0, rank: 1, id: 'e1' },
-  product_id: 'pro',
-  product_key: null,
-  period_ends_at: null,
-  period_key: null,
-  billing_failures: 0,
-  renewals: 0,
-  trial_started_at: null,
-  trial_ends_at: null,
-  trial_key: null,
-  trial_converted_at: null,
-  conversion_key: null,
-  last_activity_at: T0,
-  first_event_at: T0,
-  last_event_at: T0,
-  event_count: 1,
-};
+const T0 = NOW;
+const base: Subscriber = makeSubscriber({ first_event_at: T0, last_activity_at: T0, last_event_at: T0 });
 
 describe('nextAssessmentChange', () => {
   it('an active subscriber gains its first inactivity point after 9 full days', () => {
