@@ -65,7 +65,7 @@ function targets(postgresUrl: string | undefined): Target[] {
     };
   };
   return [
-    { name: 'bare node:http (baseline)', key: 'bare', start: async () => [await runTarget([...tsx, here('./http/targets/bareNodeHttp.ts')], {}, 0)] },
+    { name: 'bare node:http (baseline)', key: 'bare', start: async () => [await runTarget([here('./http/targets/bareNodeHttp.mjs')], {}, 0)] },
     { name: 'bare Express 5 express.json()', key: 'express', start: async () => [await runTarget([...tsx, here('./http/targets/bareExpress.ts')], {}, 0)] },
     { name: 'tenure serve, memory', key: 'memory', start: async () => [await startServe({ store: 'memory', cores: 0, clock: 'event' })] },
     {

@@ -71,7 +71,7 @@ export async function runRssBench(sqlitePath: string, subscribers: number): Prom
   console.log(`\nrss: VmRSS of the target process; two bursts of ${BURST_SECONDS}s webhook load (${CONNECTIONS} connections), with an at-risk reader on tenure serve`);
   const bodies = syntheticWebhookStrings(Number(process.env['BENCH_HTTP_BODIES'] ?? 600_000));
   const results: RssResult[] = [];
-  const bare = await runTarget(['--import', 'tsx', fileURLToPath(new URL('../http/targets/bareNodeHttp.ts', import.meta.url))], {}, 0);
+  const bare = await runTarget([fileURLToPath(new URL('../http/targets/bareNodeHttp.mjs', import.meta.url))], {}, 0);
   try {
     results.push(await bursts(bare, bodySource(bodies), false, 'bare node:http (baseline)'));
   } finally {

@@ -42,20 +42,18 @@ export function syntheticCustomerId(customer: number): string {
 
 const STORES = ['APP_STORE', 'PLAY_STORE', 'STRIPE'] as const;
 
-/** One customer's events, in delivery order. */
-export function customerEvents(customer: number, now: number): HandledEvent[] {
-  const rand = prng(customer * 7919 + 17);
-  const id = syntheticCustomerId(customer);
-  let seq = 0;
-  const common = (at: number, expiration: number | null) => ({
-    id: `evt_${id}_${seq++}`,
+/** The fields every synthetic event carries, in one fixed order (one object shape: cheap to build and to read). */
+function baseEvent(id: string, customer: number, seq: number, at: number, expiration: number | null) {
+  return {
+    id: `evt_${id}_${seq}`,
+    type: '',
     app_id: 'app1a2b3c4d5e',
     app_user_id: id,
     original_app_user_id: id,
     aliases: [id],
     event_timestamp_ms: at,
     environment: 'PRODUCTION',
-    store: STORES[customer % STORES.length],
+    store: STORES[customer % STORES.length]!,
     product_id: 'pro_monthly',
     entitlement_ids: ['pro'],
     period_type: 'NORMAL',
@@ -66,51 +64,63 @@ export function customerEvents(customer: number, now: number): HandledEvent[] {
     country_code: 'US',
     transaction_id: `2000000${customer}${seq}`,
     original_transaction_id: `1000000${customer}`,
-  });
-  const ago = (minDays: number, maxDays: number) => Math.round(now - (minDays + rand() * (maxDays - minDays)) * DAY);
+  };
+}
 
-  const u = rand();
+/** One customer's events, in delivery order. */
+export function customerEvents(customer: number, now: number): HandledEvent[] {
+  const rand = prng(customer * 7919 + 17);
+  const id = syntheticCustomerId(customer);
   const events: HandledEvent[] = [];
+  // Each event is the base with its type and type-specific fields set on it.
+  const push = (type: HandledEvent['type'], at: number, expiration: number | null, extra?: Record<string, unknown>): void => {
+    const event = baseEvent(id, customer, events.length, at, expiration) as Record<string, unknown>;
+    event['type'] = type;
+    if (extra !== undefined) for (const key in extra) event[key] = extra[key];
+    events.push(event as HandledEvent);
+  };
+  const ago = (minDays: number, maxDays: number) => Math.round(now - (minDays + rand() * (maxDays - minDays)) * DAY);
   const paid = () => {
     const start = ago(30, 360);
-    events.push({ ...common(start, start + 30 * DAY), type: 'INITIAL_PURCHASE' });
+    push('INITIAL_PURCHASE', start, start + 30 * DAY);
     return start;
   };
+
+  const u = rand();
   if (u < 0.28) {
     const start = ago(0, 14);
-    events.push({ ...common(start, start + 14 * DAY), type: 'INITIAL_PURCHASE', period_type: 'TRIAL', price: 0 });
+    push('INITIAL_PURCHASE', start, start + 14 * DAY, { period_type: 'TRIAL', price: 0 });
   } else if (u < 0.31) {
     const start = ago(20, 80);
-    events.push({ ...common(start, start + 14 * DAY), type: 'INITIAL_PURCHASE', period_type: 'TRIAL', price: 0 });
+    push('INITIAL_PURCHASE', start, start + 14 * DAY, { period_type: 'TRIAL', price: 0 });
     const converted = start + (rand() < 0.2 ? 16 : 14) * DAY;
-    events.push({ ...common(converted, converted + 30 * DAY), type: 'RENEWAL', is_trial_conversion: true });
+    push('RENEWAL', converted, converted + 30 * DAY, { is_trial_conversion: true });
   } else if (u < 0.66) {
     const start = paid();
     const renewals = Math.floor(rand() * 3);
     for (let k = 1; k <= renewals; k++) {
       const at = start + k * 30 * DAY;
-      if (at < now) events.push({ ...common(at, at + 30 * DAY), type: 'RENEWAL' });
+      if (at < now) push('RENEWAL', at, at + 30 * DAY);
     }
-    if (rand() < 0.4) events.push({ ...common(ago(0, 30), null), type: 'NON_RENEWING_PURCHASE', product_id: 'credits_500' });
+    if (rand() < 0.4) push('NON_RENEWING_PURCHASE', ago(0, 30), null, { product_id: 'credits_500' });
   } else if (u < 0.78) {
     paid();
-    const at = ago(0, 25);
-    events.push({ ...common(at, Math.round(now + rand() * 30 * DAY)), type: 'CANCELLATION', cancel_reason: 'UNSUBSCRIBE' });
+    push('CANCELLATION', ago(0, 25), Math.round(now + rand() * 30 * DAY), { cancel_reason: 'UNSUBSCRIBE' });
   } else if (u < 0.88) {
     paid();
     const failures = rand() < 0.3 ? 2 : 1;
     for (let k = 0; k < failures; k++) {
       const at = ago(0, 16);
-      events.push({ ...common(at, at + 16 * DAY), type: 'BILLING_ISSUE', grace_period_expiration_at_ms: at + 16 * DAY });
+      push('BILLING_ISSUE', at, at + 16 * DAY, { grace_period_expiration_at_ms: at + 16 * DAY });
     }
   } else if (u < 0.98) {
     paid();
     const at = ago(0, 60);
-    events.push({ ...common(at, at), type: 'EXPIRATION', expiration_reason: 'UNSUBSCRIBE' });
+    push('EXPIRATION', at, at, { expiration_reason: 'UNSUBSCRIBE' });
   } else {
     paid();
     const at = ago(0, 20);
-    events.push({ ...common(at, at + 365 * DAY), type: 'PRODUCT_CHANGE', new_product_id: 'pro_annual' });
+    push('PRODUCT_CHANGE', at, at + 365 * DAY, { new_product_id: 'pro_annual' });
   }
   return events;
 }
