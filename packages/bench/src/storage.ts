@@ -9,16 +9,19 @@
  * - `parallel`: webhook p99 of `tenure serve` with and without an at-risk reader (SQLite with the
  *   base, memory).
  * - `rss`: resident memory of `tenure serve` on the SQLite file holding the base.
- * The load rate of each store is reported with the first two.
+ * The load rate of each store is reported with the first two. Each store's load, queries and replay
+ * run in a process of their own.
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_CONFIG } from '@tenure/core';
-import { compareWithFullScan, measureFullScan, measureStoreQueries, type ScanResult, type StoreQueryResult } from './store/atRiskBench.js';
+import { measureFullScan, type ScanResult } from './store/atRiskBench.js';
 import { AT_RISK_QUERY_KINDS } from './store/atRiskQueries.js';
 import { benchDatabaseUrl, benchTempDir, noticeNoPostgres, openBenchStore, removeBenchDir, type StoreKind } from './store/benchStores.js';
 import { collectGarbage, ms, printTable, rate } from './store/latency.js';
 import { loadStore, measureFoldBaseline, type LoadResult } from './store/loadStore.js';
+import type { StoreRun } from './store/storeRun.js';
+import { runStoreInChild } from './store/storeWorker.js';
 import { runParallelBench } from './store/parallelBench.js';
 import { runRssBench } from './store/rssBench.js';
 import { checkSyntheticEvents, syntheticSubscribers } from './store/syntheticSubscribers.js';
@@ -38,61 +41,8 @@ const ISSUE_MS: Record<string, Record<number, number>> = {
   'state=billing_issue': { 1_000_000: 1300 },
 };
 
-interface StoreRun {
-  kind: StoreKind;
-  load: LoadResult;
-  heapBytesPerSubscriber?: number;
-  queries?: StoreQueryResult[];
-  problems?: string[];
-  replay?: { seconds: number; events: number; subscribers: number };
-}
-
 const sec = (s: number) => `${s.toFixed(1)} s`;
 const size = (n: number) => (n >= 1e6 ? `${+(n / 1e6).toFixed(2)} M` : `${+(n / 1e3).toFixed(1)} k`);
-
-async function runStore(kind: StoreKind, wants: Set<StorageBench>, now: number, sqlitePath: string, postgresUrl?: string): Promise<StoreRun> {
-  collectGarbage();
-  const heapBefore = process.memoryUsage().heapUsed;
-  const opened = await openBenchStore(kind, { sqlitePath, ...(postgresUrl === undefined ? {} : { postgresUrl }) });
-  try {
-    const started = performance.now();
-    const load = await loadStore(opened.store, SUBSCRIBERS, now, config, 10_000, (events) =>
-      console.log(`  ${kind}: ${events.toLocaleString('en')} events loaded (${sec((performance.now() - started) / 1000)})`),
-    );
-    console.log(`  ${kind}: loaded ${load.events.toLocaleString('en')} events, ${load.subscribers.toLocaleString('en')} subscribers in ${sec(load.seconds)}`);
-    const run: StoreRun = { kind, load };
-    let lastNow = now;
-    if (kind === 'memory') {
-      collectGarbage();
-      run.heapBytesPerSubscriber = (process.memoryUsage().heapUsed - heapBefore) / load.subscribers;
-    }
-    if (wants.has('atrisk')) {
-      collectGarbage();
-      const { results, endNow } = await measureStoreQueries(opened.store, config, now, STEP_MS, QUERIES_PER_KIND);
-      run.queries = results;
-      lastNow = endNow;
-      if (process.env['BENCH_VERIFY'] !== '0') {
-        // The reference is rebuilt here rather than kept: a million subscribers held by the bench
-        // process make V8 mark a big heap in steps during the measurement, which is then counted
-        // against the store.
-        run.problems = await compareWithFullScan(opened.store, syntheticSubscribers(SUBSCRIBERS, now), endNow, config);
-        collectGarbage();
-        console.log(`  ${kind}: answers at the last instant ${run.problems.length === 0 ? 'equal the full scan' : `DIFFER from the full scan:\n    ${run.problems.join('\n    ')}`}`);
-      }
-    }
-    if (wants.has('replay')) {
-      collectGarbage();
-      const start = performance.now();
-      const subscribers = await opened.store.replay({ now: lastNow, config });
-      const seconds = (performance.now() - start) / 1000;
-      run.replay = { seconds, events: await opened.store.eventCount(), subscribers };
-      console.log(`  ${kind}: replayed ${subscribers.toLocaleString('en')} subscribers in ${sec(seconds)}`);
-    }
-    return run;
-  } finally {
-    await opened.dispose();
-  }
-}
 
 function printAtRisk(scans: ScanResult[], runs: StoreRun[]): void {
   console.log(`\natrisk, reproducing the issue: the old way, a full scan (selectAtRisk: assess everyone, filter, sort, page), median of ${SCAN_RUNS} scans`);
@@ -190,7 +140,20 @@ export async function runStorageBench(wants: Set<StorageBench>): Promise<void> {
           noticeNoPostgres('storage');
           continue;
         }
-        runs.push(await runStore(kind, wants, now, sqlitePath, postgresUrl));
+        runs.push(
+          await runStoreInChild({
+            kind,
+            subscribers: SUBSCRIBERS,
+            now,
+            atRisk: wants.has('atrisk'),
+            replay: wants.has('replay'),
+            queriesPerKind: QUERIES_PER_KIND,
+            stepMs: STEP_MS,
+            verify: process.env['BENCH_VERIFY'] !== '0',
+            sqlitePath,
+            postgresUrl,
+          }),
+        );
       }
       if (wants.has('atrisk')) printAtRisk(scans, runs);
       printLoadAndReplay(baseline, runs);
