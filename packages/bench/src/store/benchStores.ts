@@ -16,6 +16,8 @@ export type StoreKind = 'memory' | 'sqlite' | 'postgres';
 export interface BenchStore {
   kind: StoreKind;
   store: SubscriberStore;
+  /** PostgreSQL: the schema the store lives in. */
+  schema?: string;
   /** Closes the store; the SQLite file is kept (other benches reuse it), a PostgreSQL schema is dropped. */
   dispose(): Promise<void>;
 }
@@ -76,6 +78,20 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
   await withPg(url, (query) => query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
 }
 
+/**
+ * Vacuums and analyzes a bench schema's tables, as autovacuum would after a bulk load (a server
+ * running with autovacuum off, like the test server here, would otherwise plan with the statistics
+ * of empty tables); resolves with the server's `autovacuum` setting.
+ */
+export async function analyzeSchema(url: string, schema: string): Promise<{ autovacuum: string }> {
+  return withPg(url, async (query) => {
+    const { rows } = await query(`SELECT tablename FROM pg_tables WHERE schemaname = '${schema}'`);
+    for (const row of rows) await query(`VACUUM ANALYZE "${schema}"."${String(row['tablename'])}"`);
+    const setting = await query('SHOW autovacuum');
+    return { autovacuum: String(setting.rows[0]?.['autovacuum']) };
+  });
+}
+
 /** Opens a fresh store of `kind` (the SQLite file at `sqlitePath`, PostgreSQL in a new schema). */
 export async function openBenchStore(kind: StoreKind, where: { sqlitePath?: string; postgresUrl?: string }): Promise<BenchStore> {
   switch (kind) {
@@ -96,6 +112,7 @@ export async function openBenchStore(kind: StoreKind, where: { sqlitePath?: stri
       return {
         kind,
         store,
+        schema,
         dispose: async () => {
           await store.close();
           await dropSchema(url, schema);

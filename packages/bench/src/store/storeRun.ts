@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_CONFIG } from '@tenure/core';
 import { compareWithFullScan, measureStoreQueries, type StoreQueryResult } from './atRiskBench.js';
-import { openBenchStore, type StoreKind } from './benchStores.js';
+import { analyzeSchema, openBenchStore, type StoreKind } from './benchStores.js';
 import { collectGarbage } from './latency.js';
 import { loadStore, type LoadResult } from './loadStore.js';
 import { syntheticSubscribers } from './syntheticSubscribers.js';
@@ -51,6 +51,11 @@ export async function runStore(o: StoreRunOptions): Promise<StoreRun> {
       console.log(`  ${o.kind}: ${events.toLocaleString('en')} events loaded (${sec((performance.now() - started) / 1000)})`),
     );
     console.log(`  ${o.kind}: loaded ${load.events.toLocaleString('en')} events, ${load.subscribers.toLocaleString('en')} subscribers in ${sec(load.seconds)}`);
+    if (opened.schema !== undefined && o.postgresUrl !== undefined) {
+      const start = performance.now();
+      const { autovacuum } = await analyzeSchema(o.postgresUrl, opened.schema);
+      console.log(`  ${o.kind}: VACUUM ANALYZE after the load, as autovacuum would (autovacuum is ${autovacuum} on this server): ${sec((performance.now() - start) / 1000)}`);
+    }
     const run: StoreRun = { kind: o.kind, load };
     let lastNow = o.now;
     if (o.kind === 'memory') {
