@@ -91,6 +91,38 @@ describe('webhook delivery', () => {
     expect(s.deliveries()[0]).toMatchObject({ state: 'failed', attempts: [{ status: null }] });
     expect(s.deliveries()[0]?.attempts[0]?.error).toBeTruthy();
   });
+  it('counts a throwing transport as a failed attempt, logs its error and retries on the schedule', async () => {
+    const scheduler = createManualScheduler(0);
+    let calls = 0;
+    const s = setup(scheduler, {
+      webhook: { url: 'http://receiver.local/webhook', retry_schedule: [1000] },
+      transport: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('socket exploded');
+        return { status: 200 };
+      },
+    });
+    await purchase(s);
+    await s.outbox.idle();
+    expect(s.deliveries()[0]).toMatchObject({ state: 'retrying', attempts: [{ kind: 'initial', status: null, error: 'socket exploded' }] });
+    scheduler.advance(1000);
+    await s.outbox.idle();
+    expect(s.deliveries()[0]).toMatchObject({ state: 'delivered', attempts: [{ status: null }, { kind: 'retry', status: 200 }] });
+  });
+  it('counts a transport that throws synchronously or rejects with a non-Error as failed, and keeps delivering later events', async () => {
+    const scheduler = createManualScheduler(0);
+    const s = setup(scheduler, {
+      webhook: { url: 'http://receiver.local/webhook', retry_schedule: [] },
+      transport: ((req: { body: string }) => {
+        if (req.body.includes('"u1"')) throw 'plain string';
+        return Promise.resolve({ status: 200 });
+      }) as never,
+    });
+    await purchase(s, 'u1');
+    await purchase(s, 'u2');
+    await s.outbox.idle();
+    expect(s.deliveries().map((d) => [d.state, d.attempts[0]?.error])).toEqual([['failed', 'plain string'], ['delivered', null]]);
+  });
   it('redelivers one event by id with the same id and timestamp', async () => {
     receiver = await startReceiver();
     const s = setup(createManualScheduler(), { webhook: { url: receiver.url } });

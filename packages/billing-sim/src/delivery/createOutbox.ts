@@ -8,7 +8,21 @@ import type { Random } from '../internal/random.js';
 import type { WebhookBody } from '../sim/webhookEvents.js';
 import type { WebhookConfig } from './deliveryConfig.js';
 import type { Scheduler } from './scheduler.js';
-import type { Transport } from './transport.js';
+import type { Transport, TransportRequest, TransportResult } from './transport.js';
+
+/**
+ * Calls the transport and turns anything it throws or rejects with into a failed attempt: a user's
+ * transport is an adapter we do not control, and one bad send must not end the process or the queue.
+ */
+async function send(transport: Transport, request: TransportRequest): Promise<TransportResult> {
+  try {
+    const result = await transport(request);
+    if (typeof result === 'object' && result !== null && ('status' in result || 'error' in result)) return result;
+    return { error: `The transport returned ${JSON.stringify(result) ?? String(result)} instead of { status } or { error }` };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
 
 export type AttemptKind = 'initial' | 'retry' | 'duplicate' | 'redeliver';
 
@@ -96,7 +110,7 @@ export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Sch
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'tenure-billing-sim' };
     if (cfg.authorization !== null) headers['authorization'] = cfg.authorization;
     const started = scheduler.now();
-    const result = await transport({ url: cfg.url, headers, body: JSON.stringify(record.body), timeout_ms: cfg.timeout_ms });
+    const result = await send(transport, { url: cfg.url, headers, body: JSON.stringify(record.body), timeout_ms: cfg.timeout_ms });
     const status = 'status' in result ? result.status : null;
     record.attempts.push({
       n: record.attempts.length + 1,
