@@ -83,6 +83,8 @@ export {
   BALANCE_MAX,
   MAX_CURRENCIES_PER_PROJECT,
   CURRENCY_CODE_PATTERN,
+  CURRENCY_CODE_MAX_LENGTH,
+  isCurrencyCode,
   SINGULAR_PRODUCT_ID_MESSAGE,
   currencyCodeSchema,
   productGrantInputSchema,
@@ -99,6 +101,8 @@ export type {
   VirtualCurrencyCreateInput,
   VirtualCurrencyUpdateInput,
 } from './credits/virtualCurrency.js';
+export { currencyAmountsSchema, toCurrencyRecord } from './credits/currencyAmounts.js';
+export type { CurrencyRecord } from './credits/currencyAmounts.js';
 export { grantsForPurchase, IS_SUBSCRIPTION_CYCLE } from './credits/grantsFor.js';
 export type { GrantKind, PurchaseContext, PlannedGrant } from './credits/grantsFor.js';
 export { emptyLedger, isLive } from './credits/ledger.js';

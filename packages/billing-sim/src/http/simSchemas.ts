@@ -1,5 +1,5 @@
 /** Bodies of the /sim control API (zod; also the source of the OpenAPI document). */
-import { CANCEL_REASONS, EXPIRATION_REASONS } from '@tenure/core';
+import { BALANCE_MAX, CANCEL_REASONS, EXPIRATION_REASONS, currencyAmountsSchema } from '@tenure/core';
 import { z } from 'zod';
 import { durationSchema } from '../internal/duration.js';
 
@@ -50,5 +50,5 @@ export const advanceBodySchema = z
 export const setBalancesBodySchema = z.strictObject({
   project_id: projectId,
   /** Absolute balances by currency code (0..2,000,000,000). */
-  balances: z.record(z.string().regex(/^[A-Za-z0-9_]{1,10}$/), z.number().int().min(0).max(2_000_000_000)),
+  balances: currencyAmountsSchema(z.number().int().min(0).max(BALANCE_MAX)),
 });

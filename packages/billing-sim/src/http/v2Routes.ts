@@ -1,5 +1,5 @@
 /** The billing service's API v2 routes: virtual currencies, customer balances, transactions. */
-import { virtualCurrencyCreateSchema, virtualCurrencyUpdateSchema } from '@tenure/core';
+import { currencyAmountsSchema, currencyCodeSchema, virtualCurrencyCreateSchema, virtualCurrencyUpdateSchema } from '@tenure/core';
 import { z } from 'zod';
 import { fail } from '../sim/apiError.js';
 import { changeBalances, customerView, listBalances, type BalanceChange } from '../sim/balanceOps.js';
@@ -15,9 +15,10 @@ const customerIdSchema = z.string().min(1).max(1500);
 
 /** The body of a transaction or balance update. */
 export const adjustmentsBodySchema = z.strictObject({
-  adjustments: z
-    .record(z.string().regex(/^[A-Za-z0-9_]{1,10}$/, 'currency codes are 1–10 of A-Z, a-z, 0-9, _'), z.number().int())
-    .refine((a) => Object.keys(a).length > 0, 'adjustments must name at least one currency'),
+  adjustments: currencyAmountsSchema(z.number().int()).refine(
+    (a) => Object.keys(a).length > 0,
+    'adjustments must name at least one currency',
+  ),
   reference: z.string().max(1500).nullable().optional(),
 });
 
@@ -25,6 +26,10 @@ const checkIds = (input: RouteInput): SimResponse | null => {
   if (!projectIdSchema.safeParse(input.params['project_id']).success) return errorResponse(fail('parameter_error', 'project_id is 1–255 characters', 'project_id').error);
   const c = input.params['customer_id'];
   if (c !== undefined && !customerIdSchema.safeParse(c).success) return errorResponse(fail('parameter_error', 'customer_id is 1–1500 characters', 'customer_id').error);
+  const code = input.params['code'];
+  if (code !== undefined && !currencyCodeSchema.safeParse(code).success) {
+    return errorResponse(fail('parameter_error', 'virtual_currency_code must be 1–10 characters of A-Z, a-z, 0-9 or _', 'virtual_currency_code').error);
+  }
   return null;
 };
 const p = (input: RouteInput, name: string) => input.params[name] ?? '';

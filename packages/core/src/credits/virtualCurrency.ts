@@ -20,12 +20,33 @@ export const BALANCE_MAX = 2_000_000_000;
  */
 export const MAX_CURRENCIES_PER_PROJECT = 100;
 /**
- * What a currency code looks like: 1–10 letters, digits or underscores.
+ * The character rule of a currency code, exactly as the billing service's API v2 reference states it
+ * (`^[a-zA-Z0-9_]+$`); the length rule is `CURRENCY_CODE_MAX_LENGTH`.
  *
  * @example
  * CURRENCY_CODE_PATTERN.test('CRD'); // true
  */
-export const CURRENCY_CODE_PATTERN = /^[A-Za-z0-9_]{1,10}$/;
+export const CURRENCY_CODE_PATTERN = /^[a-zA-Z0-9_]+$/;
+/**
+ * The longest currency code (the reference's `maxLength: 10`; `minLength` is 1).
+ *
+ * @example
+ * 'ABCDEFGHIJK'.length > CURRENCY_CODE_MAX_LENGTH; // true: refused
+ */
+export const CURRENCY_CODE_MAX_LENGTH = 10;
+
+/**
+ * Given any value, returns whether it is a valid currency code: 1–10 characters of `[a-zA-Z0-9_]`.
+ * `__proto__` and `constructor` are valid codes, so code-keyed data must live in Maps or
+ * null-prototype objects. Pure.
+ *
+ * @example
+ * isCurrencyCode('__proto__'); // true
+ * isCurrencyCode('A-B'); // false
+ */
+export function isCurrencyCode(value: unknown): value is string {
+  return typeof value === 'string' && value.length >= 1 && value.length <= CURRENCY_CODE_MAX_LENGTH && CURRENCY_CODE_PATTERN.test(value);
+}
 
 /**
  * The message given when a grant uses the published reference's singular `product_id`.
@@ -44,6 +65,8 @@ export const SINGULAR_PRODUCT_ID_MESSAGE =
  */
 export const currencyCodeSchema = z
   .string()
+  .min(1, 'code must be 1–10 characters of A-Z, a-z, 0-9 or _')
+  .max(CURRENCY_CODE_MAX_LENGTH, 'code must be 1–10 characters of A-Z, a-z, 0-9 or _')
   .regex(CURRENCY_CODE_PATTERN, 'code must be 1–10 characters of A-Z, a-z, 0-9 or _');
 
 /**
