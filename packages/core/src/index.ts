@@ -116,6 +116,11 @@ export { spendingOrder } from './credits/spendLots.js';
 export { adjustBalances } from './credits/adjustBalances.js';
 export type { AdjustmentOutcome, AdjustmentError, AdjustmentErrorCode, AdjustOptions } from './credits/adjustBalances.js';
 export { setBalances } from './credits/setBalances.js';
+export { clawbackCredits, refundFraction } from './credits/clawbackCredits.js';
+export type { ClawbackResult, RefundedPeriod } from './credits/clawbackCredits.js';
+export { removeCurrency } from './credits/removeCurrency.js';
+export type { RemoveCurrencyResult } from './credits/removeCurrency.js';
+export { nextCreditExpiry } from './credits/nextCreditExpiry.js';
 
 // --- At-risk selection ---
 export { compareIds } from './atRisk/compareIds.js';
