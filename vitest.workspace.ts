@@ -10,14 +10,14 @@ const setupFile = fileURLToPath(new URL('./packages/core/test/fastCheckSeed.setu
 // so no build is needed before testing.
 const conditions = ['@tenure/source', 'node'];
 
-const project = (name: string, root = `packages/${name}`) => ({
+const project = (name: string, root = `packages/${name}`, include = ['src/**/*.test.ts', 'test/**/*.test.ts']) => ({
   extends: false as const,
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
     name,
     root,
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include,
     setupFiles: [setupFile],
   },
 });
@@ -26,11 +26,14 @@ export default defineConfig({
   test: {
     projects: [
       project('core'),
+      project('http-edge'),
       project('store-sqlite'),
       project('store-postgres'),
       project('server'),
       project('billing-sim'),
       project('quickstart', 'examples/quickstart'),
+      // The published packages packed, linted and installed into a project outside the monorepo.
+      project('consumer', 'test/consumer', ['*.test.ts']),
     ],
   },
 });

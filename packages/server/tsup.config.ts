@@ -1,8 +1,10 @@
 import { defineConfig, type Options } from 'tsup';
 
+// @tenure/http-edge is internal (a devDependency): bundled into the build, never installed by users.
 const shared = {
   sourcemap: true,
   target: 'node20',
+  noExternal: ['@tenure/http-edge'],
 } satisfies Options;
 
 // Two builds: the library in ESM + CJS with declarations, and the CLI in ESM only (the committed
@@ -13,7 +15,7 @@ export default defineConfig([
     ...shared,
     entry: ['src/index.ts'],
     format: ['esm', 'cjs'],
-    dts: { compilerOptions: { customConditions: [] } },
+    dts: { resolve: ['@tenure/http-edge'], compilerOptions: { customConditions: [] } },
     clean: ['!cli.js', '!cli.js.map'],
   },
   {

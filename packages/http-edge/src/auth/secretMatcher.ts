@@ -58,8 +58,3 @@ export function createBearerMatcher(apiKey: string | undefined): SecretMatcher {
     },
   };
 }
-
-/** Returns the single value of a header that Node may present as a string array. */
-export function headerValue(value: string | readonly string[] | undefined): string | undefined {
-  return typeof value === 'string' ? value : value?.[0];
-}

@@ -6,6 +6,7 @@ import { activityBodySchema, atRiskQuerySchema, customerIdParamsSchema, dispatch
 import { apiError, type HandlerResult } from '../http/apiError.js';
 import { headerValue } from '../http/secretMatcher.js';
 import { validate } from '../http/validate.js';
+import { assertUtf8Body } from './errorHandler.js';
 import type { RetentionRuntime } from './retentionOptions.js';
 
 const send = (res: Response, result: HandlerResult) => void res.status(result.status).json(result.body);
@@ -30,7 +31,7 @@ export function createApiRouter(rt: RetentionRuntime): express.Router {
     res.setHeader('www-authenticate', 'Bearer');
     send(res, apiError('unauthorized', 'Missing or wrong bearer token (TENURE_API_KEY)'));
   });
-  router.use(express.json({ limit: '1mb' }));
+  router.use(express.json({ limit: '1mb', verify: assertUtf8Body }));
   // A body that is not JSON would otherwise be ignored silently (and `{}` assumed).
   router.use((req, res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

@@ -36,13 +36,15 @@ export function bindRetentionApp(rt: RetentionRuntime): Express {
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', (_req, res) => void res.json((openapi ??= buildOpenApiDocument(rt.serviceName))));
 
-  app.post('/webhook', express.text({ type: () => true, limit: '1mb' }), async (req, res) => {
+  // Raw bytes, so the handler checks UTF-8 itself (body-parser's text decoding would substitute
+  // U+FFFD for invalid bytes and merge two different ids).
+  app.post('/webhook', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     const body: unknown = req.body;
     const result =
-      typeof body === 'string' || body === undefined
-        ? await handleWebhook(body ?? '', req.headers, rt)
-        : Buffer.isBuffer(body) // a host app ran express.raw() first
-          ? await handleWebhook(body.toString('utf8'), req.headers, rt)
+      body === undefined
+        ? await handleWebhook('', req.headers, rt)
+        : Buffer.isBuffer(body) || typeof body === 'string' // a host app ran express.text() first
+          ? await handleWebhook(body, req.headers, rt)
           : await handleParsedWebhook(body, req.headers, rt); // a host app ran express.json() first
     res.status(result.status).json(result.body);
   });
@@ -60,11 +62,13 @@ export function bindRetentionApp(rt: RetentionRuntime): Express {
 
 /**
  * Given an app made by `createRetentionApp`, waits for in-flight alert dispatches and closes its
- * notifiers and store (call it on shutdown of the host app).
+ * notifiers and store (call it on shutdown of the host app). With `signal`, the wait ends when it
+ * aborts: each alert not yet sent is then recorded as failed (`not sent before shutdown`) with its
+ * cooldown released, so the next dispatch sends it.
  *
  * @example
- * process.on('SIGTERM', async () => { server.close(); await closeRetentionApp(retention); });
+ * process.on('SIGTERM', async () => { server.close(); await closeRetentionApp(retention, AbortSignal.timeout(10_000)); });
  */
-export async function closeRetentionApp(app: Express): Promise<void> {
-  await runtimes.get(app)?.close();
+export async function closeRetentionApp(app: Express, signal?: AbortSignal): Promise<void> {
+  await runtimes.get(app)?.close(signal);
 }

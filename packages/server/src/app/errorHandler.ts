@@ -1,6 +1,7 @@
 /** The last middlewares: 404 for unknown routes and one error shape for everything thrown. */
 import type { NextFunction, Request, Response } from 'express';
-import { apiError, type HandlerResult } from '../http/apiError.js';
+import { decodeUtf8, edgeProblem } from '@tenure/http-edge';
+import { apiError, edgeError, type HandlerResult } from '../http/apiError.js';
 import type { Logger } from '../log/logger.js';
 
 /** body-parser's error types, mapped to our codes (a table at the edge). */
@@ -12,7 +13,21 @@ const BODY_ERRORS: Record<string, () => HandlerResult> = {
   'request.aborted': () => apiError('invalid_request', 'The request was aborted', 'body'),
   'request.size.invalid': () => apiError('invalid_request', 'The body size does not match Content-Length', 'body'),
   'stream.encoding.set': () => apiError('internal_error', 'The body stream was already read'),
+  // Thrown by the JSON parser's `verify` hook (see `assertUtf8Body`).
+  'entity.invalid.utf8': () => edgeError(edgeProblem('invalid_utf8')),
 };
+
+/**
+ * body-parser `verify` hook: rejects a body that is not valid UTF-8 before it is decoded (the
+ * decoder would substitute U+FFFD and two different ids could become one). The error handler
+ * answers it 400 naming `body`.
+ *
+ * @example
+ * router.use(express.json({ limit: '1mb', verify: assertUtf8Body }));
+ */
+export function assertUtf8Body(_req: unknown, _res: unknown, bytes: Buffer): void {
+  if (!decodeUtf8(bytes).ok) throw Object.assign(new Error('The request body is not valid UTF-8'), { type: 'entity.invalid.utf8' });
+}
 
 /** Express handler answering 404 `not_found` in the error shape. */
 export function notFound(req: Request, res: Response): void {

@@ -73,8 +73,11 @@ export interface RetentionRuntime {
   notifiers: readonly Notifier[];
   /** Auto-dispatch for one subscriber (called after a webhook's response); undefined when off. */
   afterApplied: ((subscriber: Subscriber) => void) | undefined;
-  /** Stops the at-risk sweep, waits for in-flight dispatches, then closes notifiers and the store. */
-  close(): Promise<void>;
+  /**
+   * Stops the at-risk sweep, waits for in-flight dispatches (until `signal` aborts: the alerts left
+   * are recorded as failed and their cooldowns released), then closes notifiers and the store.
+   */
+  close(signal?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -134,9 +137,9 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     notifiers,
     // Auto-dispatch only ever sends immediate alerts: without a channel there is nothing to schedule.
     afterApplied: autoDispatch && dispatcher.canSend ? autoDispatchOne : undefined,
-    async close() {
+    async close(signal) {
       await sweep.stop(); // before the store closes under it
-      await dispatcher.idle();
+      await dispatcher.drain(signal);
       await Promise.allSettled(notifiers.map((n) => n.close?.()));
       await store.close();
     },

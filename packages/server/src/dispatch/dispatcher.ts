@@ -39,9 +39,22 @@ export interface Dispatcher {
   readonly canSend: boolean;
   /** Delivers every planned delivery; resolves with the summary once all have a final outcome. */
   run(deliveries: readonly Delivery[], trigger: DispatchTrigger): Promise<DispatchSummary>;
-  /** Resolves when no dispatch is in flight (graceful shutdown). */
+  /** Resolves when no dispatch is in flight. */
   idle(): Promise<void>;
+  /**
+   * Graceful shutdown: resolves when no dispatch is in flight. When `signal` aborts first, every
+   * alert not yet sent stops waiting (rate limit, backoff, a slow send) and is recorded as `failed`
+   * with the error `not sent before shutdown`, its cooldown released (so the next dispatch after a
+   * restart sends it) and a `warn` line logged; later deliveries are dropped the same way.
+   */
+  drain(signal?: AbortSignal): Promise<void>;
 }
+
+/** The error recorded for an alert still unsent when a shutdown's bound is reached. */
+export const SHUTDOWN_ERROR = 'not sent before shutdown';
+
+/** Thrown inside a delivery once the dispatcher stops (never escapes `deliver`). */
+const STOPPED: unique symbol = Symbol('dispatcher stopped');
 
 const zeroCounts = (): Record<DispatchOutcome, number> =>
   Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, 0])) as Record<DispatchOutcome, number>;
@@ -65,6 +78,16 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
  */
 export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   const inFlight = new Set<Promise<unknown>>();
+  let stopping = false;
+  let stop!: () => void;
+  const stopped = new Promise<typeof STOPPED>((resolve) => (stop = () => ((stopping = true), resolve(STOPPED))));
+  /** Waits for `work` unless the dispatcher stops first (then throws STOPPED; `work` is abandoned). */
+  const unlessStopped = async <T>(work: Promise<T>): Promise<T> => {
+    if (stopping) throw STOPPED;
+    const result = await Promise.race([work, stopped]);
+    if (result === STOPPED) throw STOPPED;
+    return result as T;
+  };
   const byChannel = new Map<DeliveryChannel, Notifier>();
   for (const notifier of deps.notifiers) byChannel.set(notifier.channel, notifier);
 
@@ -110,23 +133,34 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       await record('logged', 0, null);
       return 'logged';
     }
-    for (let attempt = 1; ; attempt++) {
-      await deps.limiter.acquire(channel);
-      try {
-        await send(notifier, alert);
-        await record('sent', attempt, null);
-        deps.logger.info({ customer_id: alert.customer_id, action: rec.action, channel, attempt, trigger }, 'alert sent');
-        return 'sent';
-      } catch (error) {
-        const final = attempt >= deps.retry.attempts || !isRetryable(error);
-        await record(final ? 'failed' : 'retrying', attempt, errorText(error));
-        deps.logger.warn({ customer_id: alert.customer_id, action: rec.action, channel, attempt, err: errorText(error), final }, 'alert delivery failed');
-        if (final) {
-          await deps.log.releaseCooldown(key);
-          return 'failed';
+    let attempt = 0;
+    try {
+      for (attempt = 1; ; attempt++) {
+        await unlessStopped(deps.limiter.acquire(channel));
+        try {
+          await unlessStopped(send(notifier, alert));
+          await record('sent', attempt, null);
+          deps.logger.info({ customer_id: alert.customer_id, action: rec.action, channel, attempt, trigger }, 'alert sent');
+          return 'sent';
+        } catch (error) {
+          if (error === STOPPED) throw error;
+          const final = attempt >= deps.retry.attempts || !isRetryable(error);
+          await record(final ? 'failed' : 'retrying', attempt, errorText(error));
+          deps.logger.warn({ customer_id: alert.customer_id, action: rec.action, channel, attempt, err: errorText(error), final }, 'alert delivery failed');
+          if (final) {
+            await deps.log.releaseCooldown(key);
+            return 'failed';
+          }
+          await unlessStopped(deps.sleep(backoffDelay(deps.retry, attempt)));
         }
-        await deps.sleep(backoffDelay(deps.retry, attempt));
       }
+    } catch (error) {
+      if (error !== STOPPED) throw error;
+      // The shutdown bound: leave the alert for the next dispatch (the subscriber is in the store).
+      await record('failed', attempt, SHUTDOWN_ERROR);
+      await deps.log.releaseCooldown(key);
+      deps.logger.warn({ customer_id: alert.customer_id, action: rec.action, channel, attempt, trigger }, 'alert dropped at shutdown: not sent before the bound; the next dispatch sends it');
+      return 'failed';
     }
   }
 
@@ -164,6 +198,11 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     },
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+    async drain(signal) {
+      if (signal?.aborted === true) stop();
+      else signal?.addEventListener('abort', () => stop(), { once: true });
+      await this.idle();
     },
   };
 }

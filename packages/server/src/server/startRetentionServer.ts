@@ -1,10 +1,13 @@
 /**
- * Running the service: listen, log one startup line, and shut down gracefully on SIGTERM/SIGINT
- * (stop accepting, let in-flight requests finish, flush pending alerts, close the store).
+ * Running the service: listen, log one startup line, answer unparsable requests in the error shape,
+ * and shut down gracefully on SIGTERM/SIGINT within a bound (stop accepting, let in-flight requests
+ * finish, drain pending alerts, close the store), with the shared HTTP edge.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, installClientErrorHandler, onShutdownSignals, shutdownServer } from '@tenure/http-edge';
 import type { RetentionOptions } from '../app/retentionOptions.js';
+import { edgeError } from '../http/apiError.js';
 import { storeContext } from '../store/storeContext.js';
 import { createRetentionRequestListener, type RetentionRequestListener } from '../webhook/createRetentionRequestListener.js';
 
@@ -13,9 +16,16 @@ export interface StartOptions extends RetentionOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Install SIGTERM/SIGINT handlers. Default true. */
+  /**
+   * Install SIGTERM/SIGINT handlers: the first signal starts a graceful shutdown and the process
+   * exits (0, or 1 if closing failed) when it is done; a second signal ends it at once. Default true.
+   */
   handleSignals?: boolean;
-  /** Connections still open this long after a shutdown starts are cut. Default 10 s. */
+  /**
+   * The bound of a graceful shutdown, from its start (TENURE_SHUTDOWN_TIMEOUT_MS): connections still
+   * open then are cut, and alerts not yet sent are recorded as failed (`not sent before shutdown`)
+   * with their cooldowns released, so the next dispatch sends them. Default 10 000.
+   */
   shutdownTimeoutMs?: number;
   /** Extra fields for the startup line (e.g. the clock mode). */
   describe?: Record<string, unknown>;
@@ -45,6 +55,11 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
   const listener = createRetentionRequestListener(options);
   const { logger, store, notifiers } = listener.runtime;
   const server = createServer({ keepAliveTimeout: 5_000 }, listener);
+  installClientErrorHandler(
+    server,
+    (problem) => edgeError(problem).body,
+    (problem, error) => logger.warn({ status: problem.status, err: (error as { code?: string }).code ?? error.message }, 'request rejected by the HTTP parser'),
+  );
   try {
     await store.refreshDue(storeContext(listener.runtime), 1000);
     await new Promise<void>((resolve, reject) => {
@@ -73,32 +88,32 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
     logger.warn('TENURE_API_KEY is not set: /api/* is open to ANY caller (development mode only)');
   }
 
+  const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  let offSignals = () => {};
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      logger.info('shutting down: no new connections, finishing in-flight requests');
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections become idle as their in-flight requests finish: close them as they do.
-      server.closeIdleConnections();
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      const timer = setTimeout(() => server.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
-      timer.unref();
-      await closed;
-      clearInterval(sweep);
-      clearTimeout(timer);
-      await listener.close(); // pending alerts, notifiers, store
-      logger.info('stopped');
+      logger.info({ timeout_ms: timeoutMs }, 'shutting down: no new connections, finishing in-flight requests and pending alerts');
+      offSignals();
+      const report = await shutdownServer(server, { timeoutMs, drain: (signal) => listener.close(signal) });
+      if (report.connectionsCut) logger.warn({ timeout_ms: timeoutMs }, 'connections still open at the shutdown bound were cut');
+      logger.info({ ...report }, 'stopped');
       logger.flush?.();
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
     })());
-  const onSignal = (signal: NodeJS.Signals) => {
-    logger.info({ signal }, 'signal received');
-    void close();
-  };
   if (options.handleSignals ?? true) {
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+    offSignals = onShutdownSignals((signal) => {
+      logger.info({ signal }, 'signal received');
+      // Closing the store after the bound should take milliseconds; never hang past a grace period.
+      setTimeout(() => process.exit(1), timeoutMs + 5_000).unref();
+      close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: String(error) }, 'shutdown failed');
+          logger.flush?.();
+          process.exit(1);
+        },
+      );
+    });
   }
   return { server, url, listener, close };
 }

@@ -4,13 +4,14 @@
  * goes to the Express app. Both share one runtime, so they see the same store and dispatcher.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { edgeProblem, parseRequestTarget, readBytes, sendJsonText } from '@tenure/http-edge';
 import type { Express } from 'express';
 import { bindRetentionApp } from '../app/createRetentionApp.js';
 import { resolveRuntime, type RetentionOptions, type RetentionRuntime } from '../app/retentionOptions.js';
-import { apiError, type ApiErrorBody } from '../http/apiError.js';
+import { apiError, edgeError, type ApiErrorBody } from '../http/apiError.js';
 import { requestIdFrom } from '../http/requestId.js';
 import { ACK_JSON, handleWebhook, type WebhookResult } from './handleWebhook.js';
-import { readBody, WEBHOOK_BODY_LIMIT } from './readBody.js';
+import { WEBHOOK_BODY_LIMIT } from './readBody.js';
 
 /** A node:http request listener with the Express app behind it and a way to shut down cleanly. */
 export interface RetentionRequestListener extends RequestListener {
@@ -18,23 +19,22 @@ export interface RetentionRequestListener extends RequestListener {
   readonly app: Express;
   /** Internal runtime (store, clock, dispatcher), shared by both paths. */
   readonly runtime: RetentionRuntime;
-  /** Waits for in-flight dispatches, then closes notifiers and the store. */
-  close(): Promise<void>;
+  /**
+   * Waits for in-flight dispatches (until `signal` aborts: then each alert not yet sent is recorded
+   * as failed and its cooldown released), then closes notifiers and the store.
+   */
+  close(signal?: AbortSignal): Promise<void>;
 }
 
-const isWebhookPost = (req: IncomingMessage): boolean =>
+const isWebhookPost = (req: IncomingMessage, path: string): boolean =>
   req.method === 'POST' &&
-  (req.url === '/webhook' || req.url?.startsWith('/webhook?') === true) &&
+  path === '/webhook' &&
   // Compressed bodies go through Express, whose body parser inflates them.
   (req.headers['content-encoding'] === undefined || req.headers['content-encoding'] === 'identity');
 
 function write(res: ServerResponse, requestId: string, result: WebhookResult, close = false): void {
   const json = ACK_JSON.get(result.body) ?? JSON.stringify(result.body);
-  // A flat header list skips writeHead's per-key object walk on the hot path.
-  const headers = ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(json)), 'x-request-id', requestId];
-  if (close) headers.push('connection', 'close');
-  res.writeHead(result.status, headers);
-  res.end(json);
+  sendJsonText(res, result.status, json, close ? ['x-request-id', requestId, 'connection', 'close'] : ['x-request-id', requestId]);
 }
 
 /**
@@ -56,9 +56,9 @@ export function createRetentionRequestListener(options: RetentionOptions = {}): 
     const start = performance.now();
     let result: WebhookResult;
     try {
-      const body = await readBody(req, WEBHOOK_BODY_LIMIT);
-      if (!body.ok && body.reason === 'aborted') return void res.destroy();
-      result = body.ok ? await handleWebhook(body.text, req.headers, runtime) : apiError('payload_too_large', 'The request body is larger than 1 MB', 'body');
+      const body = await readBytes(req, WEBHOOK_BODY_LIMIT);
+      if (!body.ok && body.code === 'aborted') return void res.destroy();
+      result = body.ok ? await handleWebhook(body.bytes, req.headers, runtime) : edgeError(edgeProblem('payload_too_large', 'The request body is larger than 1 MB'));
       write(res, requestId, result, !body.ok);
     } catch (error) {
       result = apiError('internal_error', 'Internal error');
@@ -73,9 +73,18 @@ export function createRetentionRequestListener(options: RetentionOptions = {}): 
     else log.debug(line, 'request');
   }
 
+  // Every byte of the request line is checked here, inside the boundary: a target Express or
+  // `new URL` would choke on (`//a:b`, `*`, raw non-ASCII) is a 400 in the error shape.
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
-    if (isWebhookPost(req)) void serveWebhook(req, res);
+    const target = parseRequestTarget(req.url);
+    if (!target.ok) {
+      const result = edgeError(edgeProblem('bad_request_target', target.message));
+      log.warn({ method: req.method, status: result.status, error: result.body.error }, 'request rejected');
+      req.resume();
+      return write(res, requestIdFrom(req.headers['x-request-id']), result);
+    }
+    if (isWebhookPost(req, target.target.path)) void serveWebhook(req, res);
     else app(req, res);
   }) as RetentionRequestListener;
-  return Object.assign(listener, { app, runtime, close: () => runtime.close() });
+  return Object.assign(listener, { app, runtime, close: (signal?: AbortSignal) => runtime.close(signal) });
 }

@@ -5,7 +5,8 @@
  */
 import { parseWebhook, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
 import type { Clock } from '../clock/clock.js';
-import { apiError, type ApiErrorBody, type HandlerResult } from '../http/apiError.js';
+import { decodeUtf8, edgeProblem, parseJsonText } from '@tenure/http-edge';
+import { apiError, edgeError, type ApiErrorBody, type HandlerResult } from '../http/apiError.js';
 import { headerValue, type SecretMatcher } from '../http/secretMatcher.js';
 import { storeContext } from '../store/storeContext.js';
 
@@ -45,25 +46,30 @@ export interface WebhookHeaders {
 }
 
 /**
- * Given the raw request body (text), the request headers and the deps, returns the response to send.
- * 401 on a wrong or missing Authorization header when a key is set; 400 naming the field for
- * malformed JSON or a missing/invalid field (nothing is stored); 200 otherwise, only once the store
- * has committed the event. Never throws; a failing store gives 503 so the billing service retries.
+ * Given the raw request body (the received bytes, or text already decoded), the request headers and
+ * the deps, returns the response to send. 401 on a wrong or missing Authorization header when a key
+ * is set; 400 naming `body` for bytes that are not valid UTF-8 (never decoded with replacement
+ * characters, which would merge two different ids into one subscriber) or malformed JSON; 400
+ * naming the field for a missing/invalid field (nothing is stored); 200 otherwise, only once the
+ * store has committed the event. Never throws; a failing store gives 503 so the billing service
+ * retries.
  *
  * @example
  * const { status, body } = await handleWebhook(rawBody, req.headers, { store, clock, config, webhookAuth });
  */
-export async function handleWebhook(rawBody: string, headers: WebhookHeaders, deps: WebhookDeps): Promise<WebhookResult> {
+export async function handleWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, deps: WebhookDeps): Promise<WebhookResult> {
   if (!deps.webhookAuth.matches(headerValue(headers.authorization))) {
     return apiError('unauthorized', 'Missing or wrong Authorization header');
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(rawBody);
-  } catch {
-    return apiError('invalid_json', 'The request body is not valid JSON', 'body');
+  let text = rawBody;
+  if (typeof text !== 'string') {
+    const decoded = decodeUtf8(text);
+    if (!decoded.ok) return edgeError(edgeProblem('invalid_utf8'));
+    text = decoded.text;
   }
-  return applyWebhookValue(value, deps);
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return edgeError(edgeProblem('invalid_json'));
+  return applyWebhookValue(parsed.value, deps);
 }
 
 /**

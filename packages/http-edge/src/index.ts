@@ -1,0 +1,32 @@
+/**
+ * @tenure/http-edge (internal, bundled into @tenure/server and @tenure/billing-sim): the HTTP edge
+ * both services share. Body reading with a limit, strict UTF-8 and JSON checks, the edge's problems
+ * and the formatter each service gives them its envelope with, validation issues to fields,
+ * constant-time secret comparison, a request-target parser that never throws, `clientError`
+ * answers, and graceful shutdown. Every export is listed here by hand.
+ */
+
+// --- Bodies ---
+export { DEFAULT_BODY_LIMIT, readBytes, readText } from './body/readBody.js';
+export type { ReadBytesResult, ReadTextResult } from './body/readBody.js';
+export { decodeUtf8, parseJsonText } from './body/decodeBody.js';
+export type { DecodedText, ParsedJson } from './body/decodeBody.js';
+
+// --- Errors ---
+export { EDGE_STATUS, edgeProblem } from './errors/edgeProblem.js';
+export type { EdgeProblem, EdgeProblemCode, ErrorFormatter } from './errors/edgeProblem.js';
+export { fieldOf, issuesToFields } from './errors/issueFields.js';
+export type { FieldProblem, IssueLike } from './errors/issueFields.js';
+
+// --- Requests and auth ---
+export { parseRequestTarget, flattenHeaders, headerValue } from './request/requestTarget.js';
+export type { ParsedTarget, RequestTarget } from './request/requestTarget.js';
+export { createSecretMatcher, createBearerMatcher } from './auth/secretMatcher.js';
+export type { SecretMatcher } from './auth/secretMatcher.js';
+
+// --- Servers ---
+export { sendJson, sendJsonText } from './server/sendJson.js';
+export type { HeaderList } from './server/sendJson.js';
+export { installClientErrorHandler, rawErrorResponse } from './server/clientError.js';
+export { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownServer, onShutdownSignals } from './server/shutdown.js';
+export type { ShutdownOptions, ShutdownReport } from './server/shutdown.js';

@@ -1,0 +1,70 @@
+/**
+ * Node's own answers to requests it cannot parse (400 bad request line, 431 headers too large, 408
+ * timeout) carry no body; this handler answers them with the service's JSON envelope instead.
+ */
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { edgeProblem, type EdgeProblem, type EdgeProblemCode, type ErrorFormatter } from '../errors/edgeProblem.js';
+
+/** llhttp and Node error codes to the problem answered (a table; anything else is a 400). */
+const PROBLEM_BY_CODE: Record<string, EdgeProblemCode> = {
+  HPE_HEADER_OVERFLOW: 'headers_too_large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'request_timeout',
+  ERR_HTTP_HEADERS_TIMEOUT: 'request_timeout',
+};
+
+/** Codes where the peer is gone: nothing to answer. */
+const GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/**
+ * Given a problem and the service's formatter, returns the raw HTTP/1.1 response bytes: status
+ * line, JSON content type and length, `connection: close`, then the envelope. Pure.
+ *
+ * @example
+ * rawErrorResponse(edgeProblem('headers_too_large'), (p) => ({ error: p })).startsWith('HTTP/1.1 431'); // true
+ */
+export function rawErrorResponse(problem: EdgeProblem, format: ErrorFormatter): string {
+  const body = JSON.stringify(format(problem));
+  return (
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Error'}\r\n` +
+    'content-type: application/json; charset=utf-8\r\n' +
+    `content-length: ${Buffer.byteLength(body)}\r\n` +
+    'connection: close\r\n\r\n' +
+    body
+  );
+}
+
+/**
+ * Given a node:http server and the service's error formatter, installs a `clientError` handler:
+ * when the socket can still take a response (no answer of this connection has started), it writes
+ * the JSON envelope with `connection: close`, then destroys the socket. `onError` sees each one
+ * (for a log line).
+ *
+ * @example
+ * installClientErrorHandler(server, (p) => ({ error: { code: p.code, message: p.message } }));
+ */
+export function installClientErrorHandler(server: Server, format: ErrorFormatter, onError?: (problem: EdgeProblem, error: Error) => void): void {
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex & { _httpMessage?: { headersSent?: boolean } | null }) => {
+    const code = error.code ?? '';
+    if (GONE.has(code) || !socket.writable || socket._httpMessage?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
+    const problem = edgeProblem(PROBLEM_BY_CODE[code] ?? 'bad_request');
+    onError?.(problem, error);
+    let response: string;
+    try {
+      response = rawErrorResponse(problem, format);
+    } catch {
+      socket.destroy();
+      return;
+    }
+    // Destroy once the answer is flushed, and in any case soon (a peer that does not read).
+    const timer = setTimeout(() => socket.destroy(), 1000);
+    timer.unref();
+    socket.end(response, () => {
+      clearTimeout(timer);
+      socket.destroy();
+    });
+  });
+}
