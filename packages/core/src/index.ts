@@ -18,8 +18,11 @@ export {
   webhookEnvelopeSchema,
   webhookBodySchema,
   identifierSchema,
-  isStorableId,
+  epochMsSchema,
+  EVENT_TYPE_PATTERN,
 } from './events/webhookSchema.js';
+export { MAX_ID_BYTES, identifierProblem, isStorableId, utf8Length } from './events/identifier.js';
+export { EPOCH_MS_MIN, EPOCH_MS_END, isEpochMs } from './events/epochMs.js';
 export type {
   LifecycleEventType,
   HandledEventType,

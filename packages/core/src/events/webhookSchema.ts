@@ -7,32 +7,57 @@
  * `event_timestamp_ms`.
  */
 import { z } from 'zod';
+import { EPOCH_MS_END, EPOCH_MS_MESSAGE, EPOCH_MS_MIN } from './epochMs.js';
+import { ID_TOO_LONG_MESSAGE, identifierProblem, MAX_ID_BYTES } from './identifier.js';
 
-/** Epoch milliseconds: a non-negative safe integer. */
-const epochMs = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const optionalMs = epochMs.nullable().optional();
+/**
+ * An instant: integer epoch ms from 2000-01-01T00:00:00Z (inclusive) to 2100-01-01T00:00:00Z
+ * (exclusive); see `isEpochMs`.
+ *
+ * @example
+ * epochMsSchema.safeParse(Number.MAX_SAFE_INTEGER).success; // false
+ */
+export const epochMsSchema = z
+  .number({ error: EPOCH_MS_MESSAGE })
+  .int({ error: EPOCH_MS_MESSAGE })
+  .gte(EPOCH_MS_MIN, { error: EPOCH_MS_MESSAGE })
+  .lt(EPOCH_MS_END, { error: EPOCH_MS_MESSAGE });
+const optionalMs = epochMsSchema.nullable().optional();
 const optionalString = z.string().nullable().optional();
 const optionalNumber = z.number().nullable().optional();
 const optionalBool = z.boolean().nullable().optional();
-const nonEmpty = z.string().min(1);
-
-/** A lone UTF-16 surrogate: not encodable as UTF-8, so a database would store U+FFFD in its place. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * Whether a text can be stored as an identifier: no U+0000 (PostgreSQL text cannot hold it) and no
- * lone surrogate (UTF-8 cannot encode it; two different ids would be stored as one). Pure.
+ * An identifier tenure stores and keys by: non-empty, at most `MAX_ID_BYTES` (256) bytes of UTF-8,
+ * storable in every database unchanged (see `identifierProblem`).
  *
  * @example
- * isStorableId('user_1'); // true
- * isStorableId('a\u0000b'); // false
+ * identifierSchema.safeParse('a\u0000b').success; // false
  */
-export function isStorableId(text: string): boolean {
-  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
-}
+export const identifierSchema = z
+  .string()
+  // maxLength in code units for JSON Schema readers (a code unit is at least one byte); the check
+  // below counts the bytes.
+  .max(MAX_ID_BYTES, { error: ID_TOO_LONG_MESSAGE })
+  .superRefine((text, ctx) => {
+    const problem = identifierProblem(text);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
+const optionalId = identifierSchema.nullable().optional();
+const optionalIds = z.array(identifierSchema).nullable().optional();
 
-/** An identifier tenure stores and keys by: non-empty, storable in every database unchanged. */
-export const identifierSchema = nonEmpty.refine(isStorableId, 'Must be well-formed Unicode without U+0000');
+/**
+ * What an event type looks like: an upper-case identifier of at most 64 characters. Unknown types
+ * of this shape are accepted (and ignored); anything else is an error.
+ *
+ * @example
+ * EVENT_TYPE_PATTERN.test('PAYWALL_IMPRESSION'); // true
+ * EVENT_TYPE_PATTERN.test('renewal'); // false
+ */
+export const EVENT_TYPE_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
+/** The message of an event type that is not an upper-case identifier. */
+export const EVENT_TYPE_MESSAGE = 'Expected an event type: A-Z first, then up to 63 of A-Z, 0-9 or _';
+const eventTypeSchema = z.string().regex(EVENT_TYPE_PATTERN, EVENT_TYPE_MESSAGE);
 
 /** Lifecycle event types that move a subscriber between states. */
 export const LIFECYCLE_EVENT_TYPES = [
@@ -89,14 +114,33 @@ export const STORES = [
   'TEST_STORE',
 ] as const;
 
-/** Fields every event may carry (all optional here; handled types tighten the ones tenure needs). */
-const commonFields = {
-  id: optionalString,
-  app_id: optionalString,
+/**
+ * Identifiers and instants any event type may carry, checked on every event, handled or not, when
+ * present: ids are bounded and storable, instants are in range.
+ */
+const identityFields = {
+  id: optionalId,
   event_timestamp_ms: optionalMs,
-  app_user_id: optionalString,
-  original_app_user_id: optionalString,
-  aliases: z.array(z.string()).nullable().optional(),
+  app_user_id: optionalId,
+  original_app_user_id: optionalId,
+  aliases: optionalIds,
+  /** TRANSFER */
+  transferred_from: optionalIds,
+  transferred_to: optionalIds,
+  purchased_at_ms: optionalMs,
+  expiration_at_ms: optionalMs,
+  /** BILLING_ISSUE */
+  grace_period_expiration_at_ms: optionalMs,
+  /** SUBSCRIPTION_PAUSED */
+  auto_resume_at_ms: optionalMs,
+  /** EXPERIMENT_ENROLLMENT */
+  experiment_enrolled_at_ms: optionalMs,
+};
+
+/** Other fields every event may carry (all optional here; handled types tighten the ones tenure needs). */
+const commonFields = {
+  ...identityFields,
+  app_id: optionalString,
   subscriber_attributes: z.record(z.string(), z.unknown()).nullable().optional(),
   environment: optionalString,
   store: optionalString,
@@ -108,8 +152,6 @@ const purchaseFields = {
   entitlement_ids: z.array(z.string()).nullable().optional(),
   entitlement_id: optionalString,
   period_type: optionalString,
-  purchased_at_ms: optionalMs,
-  expiration_at_ms: optionalMs,
   presented_offering_id: optionalString,
   price: optionalNumber,
   currency: optionalString,
@@ -129,7 +171,7 @@ const purchaseFields = {
 const requiredIdentity = {
   id: identifierSchema,
   app_user_id: identifierSchema,
-  event_timestamp_ms: epochMs,
+  event_timestamp_ms: epochMsSchema,
 };
 
 const handledEvent = <T extends HandledEventType, S extends z.ZodRawShape>(type: T, extra: S) =>
@@ -146,9 +188,7 @@ export const renewalEventSchema = handledEvent('RENEWAL', { is_trial_conversion:
 export const cancellationEventSchema = handledEvent('CANCELLATION', { cancel_reason: optionalString });
 export const uncancellationEventSchema = handledEvent('UNCANCELLATION', {});
 export const expirationEventSchema = handledEvent('EXPIRATION', { expiration_reason: optionalString });
-export const billingIssueEventSchema = handledEvent('BILLING_ISSUE', {
-  grace_period_expiration_at_ms: optionalMs,
-});
+export const billingIssueEventSchema = handledEvent('BILLING_ISSUE', {});
 export const productChangeEventSchema = handledEvent('PRODUCT_CHANGE', { new_product_id: optionalString });
 export const nonRenewingPurchaseEventSchema = handledEvent('NON_RENEWING_PURCHASE', {});
 
@@ -177,15 +217,16 @@ export const handledEventSchema = z.discriminatedUnion('type', [
 ]);
 
 /**
- * Any event whose type tenure does not handle: only `type` is checked, since the billing service may
- * add types (and shapes) without a new API version.
+ * Any event whose type tenure does not handle: the type must be an identifier, and the identifiers
+ * and instants any event may carry are checked when present; every other field passes unchecked,
+ * since the billing service may add types (and shapes) without a new API version.
  */
-export const unhandledEventSchema = z.looseObject({ type: nonEmpty });
+export const unhandledEventSchema = z.looseObject({ ...identityFields, type: eventTypeSchema });
 
 /** The webhook envelope: `{ api_version, event }`. */
 export const webhookEnvelopeSchema = z.looseObject({
   api_version: optionalString,
-  event: z.looseObject({ type: z.string().min(1) }),
+  event: z.looseObject({ type: eventTypeSchema }),
 });
 
 /** The webhook body as RevenueCat sends it, for documentation (OpenAPI); parsing goes through `parseWebhook`. */

@@ -4,7 +4,8 @@
  * /webhook), an activity line is `{ activity: { customer_id, at } }`.
  */
 import { parseWebhook, type FieldError } from '../events/parseWebhook.js';
-import { isStorableId } from '../events/webhookSchema.js';
+import { EPOCH_MS_MESSAGE, isEpochMs } from '../events/epochMs.js';
+import { identifierProblem } from '../events/identifier.js';
 import type { StoredRecord } from './subscriberStore.js';
 
 /** The webhook API version written on exported event lines. */
@@ -43,12 +44,10 @@ export function parseExportLine(value: unknown): ParsedExportLine {
     if (!isObject(a)) return { ok: false, error: { field: 'activity', message: 'Expected an object' } };
     const id = a['customer_id'];
     const at = a['at'];
-    if (typeof id !== 'string' || id.length === 0 || !isStorableId(id)) {
-      return { ok: false, error: { field: 'activity.customer_id', message: 'Expected a non-empty string of well-formed Unicode without U+0000' } };
-    }
-    if (typeof at !== 'number' || !Number.isSafeInteger(at) || at < 0) {
-      return { ok: false, error: { field: 'activity.at', message: 'Expected epoch milliseconds (a non-negative integer)' } };
-    }
+    if (typeof id !== 'string') return { ok: false, error: { field: 'activity.customer_id', message: 'Expected a string' } };
+    const problem = identifierProblem(id);
+    if (problem !== null) return { ok: false, error: { field: 'activity.customer_id', message: problem } };
+    if (!isEpochMs(at)) return { ok: false, error: { field: 'activity.at', message: EPOCH_MS_MESSAGE } };
     return { ok: true, record: { kind: 'activity', customer_id: id, at } };
   }
   const parsed = parseWebhook(value);

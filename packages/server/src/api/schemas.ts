@@ -2,9 +2,10 @@
  * The zod schemas of the HTTP interface: the same schemas validate requests and generate
  * /openapi.json (responses are described by schemas too, so the document covers every route).
  */
-import { ACTIONS, RISK_BANDS, SUBSCRIBER_STATES, URGENCIES, isStorableId } from '@tenure/core';
+import { ACTIONS, RISK_BANDS, SUBSCRIBER_STATES, URGENCIES, epochMsSchema, identifierSchema } from '@tenure/core';
 import { z } from 'zod';
 import { DISPATCH_OUTCOMES } from '../dispatch/dispatchLog.js';
+import { MAX_CURSOR_LENGTH } from './atRiskCursor.js';
 
 const DISPATCH_CHANNELS = ['email', 'chat', 'log'] as const;
 
@@ -17,8 +18,9 @@ const queryInt = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
+/** The `:customer_id` of a path: the same identifier rule as webhook ids (at most 256 UTF-8 bytes, storable). */
 export const customerIdParamsSchema = z.strictObject({
-  customer_id: z.string().min(1).max(1500).refine(isStorableId, 'Must be well-formed Unicode without U+0000'),
+  customer_id: identifierSchema,
 });
 
 const MIN_SCORE_DESCRIPTION = 'Lowest risk score included; default the configured `bands.high` (60 unless overridden).';
@@ -32,7 +34,7 @@ const filters = {
 export const atRiskQuerySchema = z.strictObject({
   ...filters,
   limit: queryInt(1, 500).optional().meta({ description: 'Page size; default 50, at most 500.' }),
-  cursor: z.string().max(500).optional().meta({ description: 'Opaque: `next_cursor` of the previous page.' }),
+  cursor: z.string().max(MAX_CURSOR_LENGTH).optional().meta({ description: 'Opaque: `next_cursor` of the previous page.' }),
 });
 export type AtRiskQuery = z.output<typeof atRiskQuerySchema>;
 
@@ -54,7 +56,7 @@ export const dispatchBodySchema = z.strictObject({
 export type DispatchBody = z.output<typeof dispatchBodySchema>;
 
 export const activityBodySchema = z.strictObject({
-  at: epochMs.optional().meta({ description: 'When the user was active (epoch ms); default now.' }),
+  at: epochMsSchema.optional().meta({ description: 'When the user was active (epoch ms, from 2000-01-01 to before 2100-01-01); default now.' }),
 });
 
 export const dispatchesQuerySchema = z.strictObject({
