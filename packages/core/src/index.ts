@@ -72,8 +72,9 @@ export type { ChatBlock, HeaderBlock, SectionBlock, ContextBlock, DividerBlock, 
 export { CHANNELS_BY_URGENCY } from './dispatch/delivery.js';
 export type { Assessment, Alert, Delivery, DeliveryChannel } from './dispatch/delivery.js';
 export { planDispatch } from './dispatch/planDispatch.js';
+export { AUTO_DISPATCH_BY_URGENCY, shouldAutoDispatch } from './dispatch/shouldAutoDispatch.js';
 export { toAlert } from './dispatch/toAlert.js';
-export { RISK_COLORS, RISK_COLOR_HEX, RISK_COLOR_EMOJI, riskColor } from './dispatch/riskColor.js';
+export { RISK_COLORS, RISK_COLOR_BY_BAND, RISK_COLOR_HEX, RISK_COLOR_EMOJI, colorForBand, riskColor } from './dispatch/riskColor.js';
 export type { RiskColor } from './dispatch/riskColor.js';
 export { ACTION_LABELS, SIGNAL_LABELS } from './dispatch/alertText.js';
 export { buildChatMessage } from './dispatch/buildChatMessage.js';

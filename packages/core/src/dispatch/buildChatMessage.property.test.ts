@@ -4,7 +4,9 @@ import { customerIdArb, subscriberAtArb } from '../../test/arbitraries.js';
 import { assessSubscriber } from '../recommend/assessSubscriber.js';
 import { buildChatMessage } from './buildChatMessage.js';
 import { buildEmail } from './buildEmail.js';
-import { RISK_COLOR_HEX, riskColor } from './riskColor.js';
+import { resolveConfig } from '../config/defaultConfig.js';
+import { bandFor } from '../risk/bandFor.js';
+import { colorForBand, RISK_COLOR_HEX, riskColor } from './riskColor.js';
 import { toAlert } from './toAlert.js';
 
 /** The alert of the top recommendation of a generated subscriber, under any customer id. */
@@ -26,19 +28,23 @@ describe('buildChatMessage properties', () => {
     );
   });
 
-  it('colours the attachment by the risk score', () => {
+  it('colours the attachment by the risk band (red critical, orange high, yellow medium, green low)', () => {
     fc.assert(
       fc.property(alertArb, (alert) => {
-        expect(buildChatMessage(alert).attachments[0]?.color).toBe(RISK_COLOR_HEX[riskColor(alert.risk.score)]);
+        const colorOfBand = { critical: 'red', high: 'orange', medium: 'yellow', low: 'green' } as const;
+        expect(buildChatMessage(alert).attachments[0]?.color).toBe(RISK_COLOR_HEX[colorOfBand[alert.risk.band]]);
       }),
     );
   });
 
-  it('gives the same colour as the default risk band (red critical, orange high, yellow medium, green low)', () => {
+  it('gives a score the colour of its band under any band configuration', () => {
+    const bandsArb = fc
+      .uniqueArray(fc.integer({ min: 1, max: 100 }), { minLength: 3, maxLength: 3 })
+      .map(([a, b, c]) => [a!, b!, c!].sort((x, y) => y - x))
+      .map(([critical, high, medium]) => resolveConfig({ bands: { critical, high, medium } }));
     fc.assert(
-      fc.property(alertArb, (alert) => {
-        const colorOfBand = { critical: 'red', high: 'orange', medium: 'yellow', low: 'green' } as const;
-        expect(riskColor(alert.risk.score)).toBe(colorOfBand[alert.risk.band]);
+      fc.property(fc.integer({ min: 0, max: 100 }), bandsArb, (score, config) => {
+        expect(riskColor(score, config)).toBe(colorForBand(bandFor(score, config.bands)));
       }),
     );
   });

@@ -2,7 +2,7 @@
 import type { ChatBlock } from './blockKit.js';
 import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, escapeMrkdwn, signed } from './alertText.js';
 import type { Alert } from './delivery.js';
-import { RISK_COLOR_EMOJI, RISK_COLOR_HEX, riskColor } from './riskColor.js';
+import { RISK_COLOR_EMOJI, RISK_COLOR_HEX, colorForBand } from './riskColor.js';
 
 /** One Slack attachment: a colour bar beside its blocks. */
 export interface ChatAttachment {
@@ -34,7 +34,8 @@ function slackUrl(url: string): string {
 /**
  * Given an alert and options, returns a Slack incoming-webhook message for the app's team: a fallback
  * `text`, top-level blocks naming the subscriber, score, band, action and urgency, and one attachment
- * whose colour bar (and the emoji beside the score) marks the risk by `riskColor`, holding the
+ * whose colour bar (and the emoji beside the score) marks the risk by the colour of its band (`colorForBand`, so the
+ * configured bands decide it), holding the
  * reason and every signal of the breakdown. User-provided strings are mrkdwn-escaped. Pure.
  *
  * @example
@@ -43,7 +44,7 @@ function slackUrl(url: string): string {
  */
 export function buildChatMessage(alert: Alert, options: AlertMessageOptions = {}): ChatMessage {
   const { risk, recommendation } = alert;
-  const color = riskColor(risk.score);
+  const color = colorForBand(risk.band);
   const emoji = RISK_COLOR_EMOJI[color];
   const service = escapeMrkdwn(options.service_name ?? DEFAULT_SERVICE_NAME);
   const customer = escapeMrkdwn(alert.customer_id);

@@ -2,7 +2,7 @@
 import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, escapeHtml, signed } from './alertText.js';
 import type { AlertMessageOptions } from './buildChatMessage.js';
 import type { Alert } from './delivery.js';
-import { RISK_COLOR_HEX, riskColor } from './riskColor.js';
+import { RISK_COLOR_HEX, colorForBand } from './riskColor.js';
 
 /** An email ready for any mail transport. */
 export interface EmailMessage {
@@ -27,7 +27,7 @@ function oneLine(text: string): string {
  */
 export function buildEmail(alert: Alert, options: AlertMessageOptions = {}): EmailMessage {
   const { risk, recommendation } = alert;
-  const color = riskColor(risk.score);
+  const color = colorForBand(risk.band);
   const hex = RISK_COLOR_HEX[color];
   const service = options.service_name ?? DEFAULT_SERVICE_NAME;
   const action = ACTION_LABELS[recommendation.action];

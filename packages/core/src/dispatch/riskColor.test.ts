@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RISK_COLORS, RISK_COLOR_EMOJI, RISK_COLOR_HEX, riskColor } from './riskColor.js';
+import { NOW, makeSubscriber } from '../../test/subscribers.js';
+import { resolveConfig } from '../config/defaultConfig.js';
+import { scoreSubscriber } from '../risk/scoreSubscriber.js';
+import { buildChatMessage } from './buildChatMessage.js';
+import { buildEmail } from './buildEmail.js';
+import { RISK_COLORS, RISK_COLOR_EMOJI, RISK_COLOR_HEX, colorForBand, riskColor } from './riskColor.js';
 
 describe('riskColor', () => {
   it.each([
@@ -28,5 +33,35 @@ describe('riskColor', () => {
       yellow: ':large_yellow_circle:',
       green: ':large_green_circle:',
     });
+  });
+});
+
+describe('colours under configured bands', () => {
+  const config = resolveConfig({ bands: { critical: 90 } });
+  // billing_issue 80, no failures, active now: a score of exactly 80.
+  const subscriber = makeSubscriber({ state: 'billing_issue' });
+  const risk = scoreSubscriber(subscriber, NOW, config);
+  const alert = {
+    customer_id: subscriber.customer_id,
+    state: subscriber.state,
+    product_id: subscriber.product_id,
+    risk,
+    recommendation: { action: 'billing_failure_alert', urgency: 'immediate', reason: 'r', priority: 1 } as const,
+  };
+
+  it('with bands.critical = 90, a score of 80 is high and orange, not red', () => {
+    expect(risk).toMatchObject({ score: 80, band: 'high' });
+    expect(riskColor(80, config)).toBe('orange');
+    expect(colorForBand(risk.band)).toBe('orange');
+  });
+
+  it('paints the chat attachment, the score emoji and the email by the configured band', () => {
+    const chat = buildChatMessage(alert);
+    expect(chat.attachments[0]?.color).toBe(RISK_COLOR_HEX.orange);
+    expect(chat.text).toContain(RISK_COLOR_EMOJI.orange);
+    const email = buildEmail(alert);
+    expect(email.html).toContain(RISK_COLOR_HEX.orange);
+    expect(email.html).not.toContain(RISK_COLOR_HEX.red);
+    expect(email.text).toContain('80/100 (orange)');
   });
 });

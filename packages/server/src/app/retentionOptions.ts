@@ -2,7 +2,7 @@
  * The options of the retention service and their resolution into the runtime every adapter (the
  * Express app and the node:http fast path) shares: one store, one clock, one dispatcher.
  */
-import { assessSubscriber, planDispatch, resolveConfig, type ConfigOverrides, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
+import { assessSubscriber, planDispatch, resolveConfig, shouldAutoDispatch, type ConfigOverrides, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
 import { wallClock, type Clock } from '../clock/clock.js';
 import { createDispatcher, type Dispatcher } from '../dispatch/dispatcher.js';
 import type { DispatchLog } from '../dispatch/dispatchLog.js';
@@ -114,7 +114,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
   const autoDispatchOne = (subscriber: Subscriber) => {
     try {
       const assessment = assessSubscriber(subscriber, clock.now(), config);
-      if (assessment.recommendations[0]?.urgency !== 'immediate') return;
+      if (!shouldAutoDispatch(assessment)) return;
       dispatcher.run(planDispatch([assessment]), 'webhook').catch((error: unknown) => {
         logger.error({ err: String(error), customer_id: subscriber.customer_id }, 'auto-dispatch failed');
       });
