@@ -40,8 +40,10 @@ describe('buildChatMessage properties', () => {
   it('gives a score the colour of its band under any band configuration', () => {
     const bandsArb = fc
       .uniqueArray(fc.integer({ min: 1, max: 100 }), { minLength: 3, maxLength: 3 })
-      .map(([a, b, c]) => [a!, b!, c!].sort((x, y) => y - x))
-      .map(([critical, high, medium]) => resolveConfig({ bands: { critical, high, medium } }));
+      .map((values) => {
+        const [critical = 90, high = 60, medium = 30] = [...values].sort((x, y) => y - x);
+        return resolveConfig({ bands: { critical, high, medium } });
+      });
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 100 }), bandsArb, (score, config) => {
         expect(riskColor(score, config)).toBe(colorForBand(bandFor(score, config.bands)));
