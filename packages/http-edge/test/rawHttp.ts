@@ -1,0 +1,76 @@
+/** A raw HTTP/1.1 client over net.Socket for tests: sends exact bytes, reads every response until close. */
+import { connect } from 'node:net';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Parses every response in `data` (content-length or chunked bodies). */
+export function parseResponses(data: Buffer): RawResponse[] {
+  const out: RawResponse[] = [];
+  let rest = data;
+  while (rest.length > 0) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) break;
+    const [statusLine = '', ...lines] = rest.subarray(0, end).toString('latin1').split('\r\n');
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? NaN);
+    const headers: Record<string, string> = {};
+    for (const line of lines) {
+      const i = line.indexOf(':');
+      if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+    }
+    let body = Buffer.alloc(0);
+    let next = rest.subarray(end + 4);
+    if (headers['transfer-encoding']?.includes('chunked')) {
+      const parts: Buffer[] = [];
+      for (;;) {
+        const lineEnd = next.indexOf('\r\n');
+        if (lineEnd < 0) break;
+        const size = parseInt(next.subarray(0, lineEnd).toString('latin1'), 16);
+        next = next.subarray(lineEnd + 2);
+        if (!(size > 0)) {
+          next = next.subarray(Math.min(next.length, 2));
+          break;
+        }
+        parts.push(next.subarray(0, size));
+        next = next.subarray(size + 2);
+      }
+      body = Buffer.concat(parts);
+    } else {
+      const length = Number(headers['content-length'] ?? 0);
+      body = next.subarray(0, length);
+      next = next.subarray(length);
+    }
+    out.push({ status, headers, body: body.toString('utf8') });
+    rest = next;
+  }
+  return out;
+}
+
+/**
+ * Given a port and the exact request bytes, writes them, half-closes, and resolves with every
+ * response read until the server closes the connection (or `timeoutMs` passes).
+ */
+export function rawRequest(port: number, bytes: Buffer | string, timeoutMs = 3000): Promise<{ responses: RawResponse[]; raw: Buffer; timedOut: boolean }> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    const chunks: Buffer[] = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      socket.destroy();
+    }, timeoutMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => {}); // a reset after the answer is fine; the answer is what counts
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const raw = Buffer.concat(chunks);
+      resolve({ responses: parseResponses(raw), raw, timedOut });
+    });
+    socket.on('connect', () => {
+      socket.write(bytes, () => socket.end());
+    });
+  });
+}
