@@ -10,7 +10,7 @@ export interface RawResponse {
 /** Parses every response in `data` (content-length or chunked bodies). */
 export function parseResponses(data: Buffer): RawResponse[] {
   const out: RawResponse[] = [];
-  let rest = data;
+  let rest: Buffer = data;
   while (rest.length > 0) {
     const end = rest.indexOf('\r\n\r\n');
     if (end < 0) break;
@@ -21,8 +21,8 @@ export function parseResponses(data: Buffer): RawResponse[] {
       const i = line.indexOf(':');
       if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
     }
-    let body = Buffer.alloc(0);
-    let next = rest.subarray(end + 4);
+    let body: Buffer = Buffer.alloc(0);
+    let next: Buffer = rest.subarray(end + 4);
     if (headers['transfer-encoding']?.includes('chunked')) {
       const parts: Buffer[] = [];
       for (;;) {
