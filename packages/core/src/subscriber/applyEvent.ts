@@ -45,6 +45,9 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   // by the type string.
   let rank: number;
   let activity: boolean;
+  // A billing problem moves the subscriber to billing_issue, except out of churned: an expired
+  // subscription whose payment then fails is still churned (a billing failure never lowers the score).
+  let billingProblem = false;
   switch (event.type) {
     case 'INITIAL_PURCHASE':
       rank = EVENT_PRECEDENCE.INITIAL_PURCHASE;
@@ -64,7 +67,8 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       activity = ACTIVITY_EVENT_TYPES.CANCELLATION;
       // The billing service sends CANCELLATION(BILLING_ERROR) with BILLING_ISSUE when a charge fails:
       // an involuntary billing problem, not a voluntary cancellation, and no extra failure.
-      nextState = event.cancel_reason === 'BILLING_ERROR' ? 'billing_issue' : 'pending_cancel';
+      billingProblem = event.cancel_reason === 'BILLING_ERROR';
+      nextState = billingProblem ? 'billing_issue' : 'pending_cancel';
       break;
     case 'UNCANCELLATION':
       rank = EVENT_PRECEDENCE.UNCANCELLATION;
@@ -80,6 +84,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       rank = EVENT_PRECEDENCE.BILLING_ISSUE;
       activity = ACTIVITY_EVENT_TYPES.BILLING_ISSUE;
       nextState = 'billing_issue';
+      billingProblem = true;
       failures = 1;
       break;
     case 'PRODUCT_CHANGE':
@@ -104,11 +109,28 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   const key: EventKey = { at, rank, id: event.id };
   const prev = subscriber;
 
+  // The state is that of the latest lifecycle event, where billing problems after the latest other
+  // lifecycle event (`baseKey`) follow it: churned stays churned, anything else is billing_issue.
+  // Both keys together make this independent of delivery order.
   let state: SubscriberState = prev === undefined ? 'active' : prev.state;
   let stateKey = prev === undefined ? null : prev.state_key;
-  if (nextState !== null && isLaterKey(key, stateKey)) {
-    state = nextState;
-    stateKey = key;
+  let baseKey = prev === undefined ? null : (prev.base_state_key ?? null);
+  if (nextState !== null) {
+    if (billingProblem) {
+      // An earlier billing problem changes nothing: the events after it already decide.
+      if (isLaterKey(key, stateKey)) {
+        state = state === 'churned' ? 'churned' : 'billing_issue';
+        stateKey = key;
+      }
+    } else if (isLaterKey(key, stateKey)) {
+      state = nextState;
+      stateKey = key;
+      baseKey = key;
+    } else if (isLaterKey(key, baseKey)) {
+      // Only billing problems come after this event: they follow it.
+      state = nextState === 'churned' ? 'churned' : 'billing_issue';
+      baseKey = key;
+    }
   }
 
   let productId = prev === undefined ? null : prev.product_id;
@@ -149,6 +171,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     customer_id: prev === undefined ? event.app_user_id : prev.customer_id,
     state,
     state_key: stateKey,
+    base_state_key: baseKey,
     product_id: productId,
     product_key: productKey,
     period_ends_at: periodEndsAt,

@@ -24,8 +24,15 @@ export interface Subscriber {
   /** The billing service's `app_user_id`. */
   customer_id: string;
   state: SubscriberState;
-  /** The event that set `state`; null until a lifecycle event is seen (a top-up-only customer). */
+  /** The latest lifecycle event; null until one is seen (a top-up-only customer). */
   state_key: EventKey | null;
+  /**
+   * The latest lifecycle event that is not a billing problem (`BILLING_ISSUE`,
+   * `CANCELLATION` with `BILLING_ERROR`). Billing problems after it keep a churned subscriber
+   * churned, so a billing failure never lowers the score, in any delivery order. Null (or absent in
+   * a record stored by an older version) until one is seen.
+   */
+  base_state_key?: EventKey | null;
   /** The current product: `new_product_id` of a product change, else `product_id` of the latest event with one. */
   product_id: string | null;
   product_key: EventKey | null;
