@@ -1,8 +1,9 @@
 /**
  * The child process of one store's storage bench: reads its options from the parent over IPC, runs
- * `runStore`, sends the figures back and exits. `runStoreInChild` is the parent's side.
+ * `runStore`, sends the figures back and exits. `runStoreInChild` is the parent's side; the child may
+ * use both cores.
  */
-import { fork } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runStore, type StoreRun, type StoreRunOptions } from './storeRun.js';
 
@@ -11,7 +12,13 @@ type Reply = { ok: true; run: StoreRun } | { ok: false; error: string };
 /** Given one store's options, runs its bench in a fresh process (same Node flags as this one) and resolves with its figures. */
 export function runStoreInChild(options: StoreRunOptions): Promise<StoreRun> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [], { execArgv: process.execArgv, serialization: 'advanced', stdio: 'inherit' });
+    // The runner is pinned to one core; the store's process gets both, as a service would: pinned
+    // to one, V8's background GC threads (concurrent marking, sweeping a multi-GB heap) take turns
+    // with the main thread on that core, and each turn lands in some query's latency.
+    const child = spawn('taskset', ['-c', '0,1', process.execPath, ...process.execArgv, fileURLToPath(import.meta.url)], {
+      serialization: 'advanced',
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    });
     let reply: Reply | undefined;
     child.on('message', (message) => {
       reply = message as Reply;
