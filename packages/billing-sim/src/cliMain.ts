@@ -19,6 +19,7 @@ Options (environment variable in brackets):
   --webhook-url <url>     where webhooks are POSTed                   [BILLING_SIM_WEBHOOK_URL]
   --webhook-auth <value>  Authorization header value, sent verbatim   [BILLING_SIM_WEBHOOK_AUTH]
   --retry-schedule <s>    real (5..80 min) or fast (50..800 ms)       [BILLING_SIM_RETRY_SCHEDULE]
+  --shutdown-timeout-ms <n>  bound of a graceful stop, default 10000  [BILLING_SIM_SHUTDOWN_TIMEOUT_MS]
   -h, --help              show this help
   API key: set BILLING_SIM_API_KEY to require "Authorization: Bearer <key>" on /v2 and /sim.
 `;
@@ -47,6 +48,7 @@ export async function main(
         'webhook-url': { type: 'string' },
         'webhook-auth': { type: 'string' },
         'retry-schedule': { type: 'string' },
+        'shutdown-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -112,6 +114,12 @@ export async function main(
     io.err('--start must be an ISO 8601 date-time');
     return { code: 2 };
   }
+  const shutdownText = values['shutdown-timeout-ms'] ?? env['BILLING_SIM_SHUTDOWN_TIMEOUT_MS'] ?? '10000';
+  const shutdownTimeoutMs = Number(shutdownText);
+  if (!/^\d+$/.test(shutdownText) || shutdownTimeoutMs > 3_600_000) {
+    io.err(`--shutdown-timeout-ms / BILLING_SIM_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 3600000 (ms), got "${shutdownText}"`);
+    return { code: 2 };
+  }
   const seed = values.seed ?? env['BILLING_SIM_SEED'];
   const running = await startBillingSim({
     port,
@@ -120,6 +128,7 @@ export async function main(
     webhook,
     apiKey: env['BILLING_SIM_API_KEY'] ?? null,
     log: io.err,
+    shutdownTimeoutMs,
     ...(seed === undefined ? {} : { seed }),
   });
   io.out(`tenure-billing-sim listening on ${running.url} (seed ${running.sim.seed}; webhooks → ${running.sim.webhookConfig().url ?? 'none'})`);

@@ -1,7 +1,12 @@
-/** Starts the simulator's HTTP server and stops it gracefully. Used by the CLI and examples. */
+/**
+ * Starts the simulator's HTTP server and stops it gracefully (the shared HTTP edge's shutdown and
+ * `clientError` answers). Used by the CLI and examples.
+ */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, installClientErrorHandler, shutdownServer } from '@tenure/http-edge';
 import { createRequestHandler } from './http/handleRequest.js';
+import { edgeErrorResponse } from './http/httpTypes.js';
 import { toNodeListener } from './http/nodeListener.js';
 import { createBillingSimulator, type BillingSimulator, type BillingSimulatorOptions } from './sim/createSimulator.js';
 
@@ -11,18 +16,25 @@ export interface StartOptions extends BillingSimulatorOptions {
   /** Required Bearer key of /v2 and /sim; open (with a warning) when unset. */
   apiKey?: string | null;
   log?: (line: string) => void;
+  /**
+   * The bound of `stop()`: in-flight requests may finish within it, then connections still open
+   * are cut (BILLING_SIM_SHUTDOWN_TIMEOUT_MS, `--shutdown-timeout-ms`). Default 10 000.
+   */
+  shutdownTimeoutMs?: number;
 }
 
 export interface RunningBillingSim {
   sim: BillingSimulator;
   server: Server;
   url: string;
+  /** Stops accepting, lets in-flight requests finish (within the bound), closes idle keep-alive sockets, then cancels pending webhook timers. Idempotent. */
   stop(): Promise<void>;
 }
 
 /**
  * Given options, builds a simulator, serves it on `host:port` (default 127.0.0.1:4000) and returns
- * it with its URL and a `stop()` that closes the server and cancels pending webhook timers.
+ * it with its URL and a graceful `stop()`. Requests Node cannot parse (bad request line, headers
+ * too large) are answered with the billing service's error envelope.
  *
  * @example
  * const running = await startBillingSim({ port: 0, seed: 'demo' });
@@ -34,21 +46,22 @@ export async function startBillingSim(options: StartOptions = {}): Promise<Runni
   if (!options.apiKey) log('tenure-billing-sim: BILLING_SIM_API_KEY is not set; the API is open to anyone who can reach it');
   // Served through the framework-free node:http binding; `createBillingSimApp` is the Express one.
   const server = createServer(toNodeListener(createRequestHandler(sim, { apiKey: options.apiKey ?? null })));
+  installClientErrorHandler(server, (problem) => edgeErrorResponse(problem).body);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4000, options.host ?? '127.0.0.1', () => resolve());
   });
   const { address, port } = server.address() as AddressInfo;
+  let stopping: Promise<void> | undefined;
   const host = address.includes(':') ? `[${address}]` : address;
   return {
     sim,
     server,
     url: `http://${host}:${port}`,
     stop: () =>
-      new Promise<void>((resolve) => {
-        sim.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+      (stopping ??= shutdownServer(server, {
+        timeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+        drain: async () => sim.close(),
+      }).then(() => undefined)),
   };
 }

@@ -1,12 +1,16 @@
 /** The Express 5 binding of the request handler: read the raw body, answer with the handler's result. */
+import { decodeUtf8, edgeProblem, flattenHeaders, parseRequestTarget } from '@tenure/http-edge';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { BillingSimulator } from '../sim/createSimulator.js';
-import { toErrorResponse } from '../sim/apiError.js';
 import { createRequestHandler, type HandlerOptions } from './handleRequest.js';
+import { edgeErrorResponse, type SimResponse } from './httpTypes.js';
+
+const answer = (res: Response, out: SimResponse) => void res.status(out.status).set(out.headers ?? {}).json(out.body);
 
 /**
  * Given a simulator, returns an Express app serving API v2, the /sim control API, `/openapi.json`
- * and `/health`. Library code: the caller listens.
+ * and `/health`. Bodies are read as bytes and must be UTF-8 (400 naming `body` otherwise), as on
+ * the node:http binding. Library code: the caller listens.
  *
  * @example
  * const app = createBillingSimApp(createBillingSimulator({ seed: 'demo' }));
@@ -16,20 +20,23 @@ export function createBillingSimApp(sim: BillingSimulator, options: HandlerOptio
   const handle = createRequestHandler(sim, options);
   const app = express();
   app.disable('x-powered-by');
-  app.use(express.text({ type: () => true, limit: '1mb' }));
+  app.use(express.raw({ type: () => true, limit: '1mb' }));
   app.use((req: Request, res: Response) => {
-    const query: Record<string, string> = {};
-    for (const [k, v] of new URL(req.originalUrl, 'http://local').searchParams) query[k] = v;
-    const headers: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    const out = handle({ method: req.method, path: req.path, query, headers, rawBody: typeof req.body === 'string' ? req.body : '' });
-    res.status(out.status).set(out.headers ?? {}).json(out.body);
+    const target = parseRequestTarget(req.originalUrl);
+    if (!target.ok) return answer(res, edgeErrorResponse(edgeProblem('bad_request_target', target.message)));
+    let rawBody = '';
+    if (Buffer.isBuffer(req.body)) {
+      const decoded = decodeUtf8(req.body);
+      if (!decoded.ok) return answer(res, edgeErrorResponse(edgeProblem('invalid_utf8')));
+      rawBody = decoded.text;
+    }
+    answer(res, handle({ method: req.method, path: req.path, query: target.target.query, headers: flattenHeaders(req.headers), rawBody }));
   });
   // Body-reading failures (too large, bad encoding) get the same envelope.
   app.use((err: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
     const tooLarge = err.status === 413;
-    const out = toErrorResponse({ type: 'invalid_request', message: tooLarge ? 'Request body too large' : (err.message ?? 'Bad request'), param: 'body' });
-    res.status(tooLarge ? 413 : out.status).json(out.body);
+    const problem = tooLarge ? edgeProblem('payload_too_large', 'Request body too large') : edgeProblem('bad_request', err.message ?? 'Bad request');
+    answer(res, edgeErrorResponse({ ...problem, field: 'body' }));
   });
   return app;
 }

@@ -2,7 +2,7 @@
  * The framework-free request handler: authentication, JSON parsing, routing, rate-limit headers and
  * the billing service's error envelope for everything that goes wrong (never a 500 on bad input).
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createSecretMatcher } from '@tenure/http-edge';
 import { fail } from '../sim/apiError.js';
 import type { BillingSimulator } from '../sim/createSimulator.js';
 import { errorResponse, json, type SimRequest, type SimResponse } from './httpTypes.js';
@@ -29,12 +29,6 @@ export interface HandlerOptions {
 export const ROUTES: readonly Route[] = [...v2Routes, ...simRoutes];
 const COMPILED = ROUTES.map((route) => ({ route, match: compilePattern(route.pattern) }));
 
-const sameSecret = (a: string, b: string): boolean => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 /**
  * Given a simulator and options, returns the function that answers one request. Library code: it
  * never listens; bind it with `createBillingSimApp` or call it in-process.
@@ -45,6 +39,8 @@ const sameSecret = (a: string, b: string): boolean => {
  */
 export function createRequestHandler(sim: BillingSimulator, options: HandlerOptions = {}): (req: SimRequest) => SimResponse {
   const wallClock = options.wallClock ?? Date.now;
+  // Constant time in content and length (both sides hashed first): the shared edge's matcher.
+  const apiAuth = options.apiKey ? createSecretMatcher(`Bearer ${options.apiKey}`) : undefined;
   const usage = new Map<string, { window: number; count: number }>();
 
   const rateHeaders = (domain: RateDomain, key: string): { headers: Record<string, string>; limited: boolean } => {
@@ -69,8 +65,8 @@ export function createRequestHandler(sim: BillingSimulator, options: HandlerOpti
     if (method === 'GET' && req.path === '/openapi.json') return json(200, buildOpenApi(ROUTES));
     const guarded = req.path.startsWith('/v2') || req.path.startsWith('/sim');
     const auth = req.headers['authorization'] ?? '';
-    if (guarded && options.apiKey) {
-      if (!sameSecret(auth, `Bearer ${options.apiKey}`)) return errorResponse(fail('authentication_error', 'Invalid API key').error);
+    if (guarded && apiAuth !== undefined && !apiAuth.matches(auth)) {
+      return errorResponse(fail('authentication_error', 'Invalid API key').error);
     }
     if (/^\/v2\/coffee\/?$/.test(req.path)) {
       return errorResponse(fail('teapot', "I'm a teapot: the billing service refuses to brew coffee").error);

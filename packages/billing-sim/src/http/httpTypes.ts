@@ -1,7 +1,8 @@
 /** The framework-free request/response shapes of the simulator's HTTP surface, and their helpers. */
 import { SINGULAR_PRODUCT_ID_MESSAGE } from '@tenure/core';
+import { fieldOf, type EdgeProblem } from '@tenure/http-edge';
 import type { z } from 'zod';
-import { fail, ok, paramOf, toErrorResponse, type ApiError, type Result } from '../sim/apiError.js';
+import { fail, ok, toErrorResponse, type ApiError, type Result } from '../sim/apiError.js';
 
 export interface SimRequest {
   method: string;
@@ -32,6 +33,19 @@ export const json = (status: number, body: unknown): SimResponse => ({ status, b
 /** Answers an API error with the billing service's envelope. */
 export const errorResponse = (error: ApiError): SimResponse => toErrorResponse(error);
 
+/**
+ * Answers a problem found by the shared HTTP edge (bad request line or target, headers too large,
+ * body too large or not UTF-8) with the billing service's envelope (`invalid_request`, `param`
+ * naming the input) and the problem's status (400, 408, 413 or 431).
+ *
+ * @example
+ * edgeErrorResponse(edgeProblem('invalid_utf8')).status; // 400
+ */
+export const edgeErrorResponse = (problem: EdgeProblem): SimResponse => ({
+  ...toErrorResponse({ type: 'invalid_request', message: problem.message, param: problem.field }),
+  status: problem.status,
+});
+
 /** Answers a Result: the value with `status`, or the error envelope. */
 export const respond = <T>(result: Result<T>, status = 200, map: (v: T) => unknown = (v) => v): SimResponse =>
   result.ok ? json(status, map(result.value)) : errorResponse(result.error);
@@ -46,13 +60,13 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): Result
   const issues = result.error.issues;
   const issue = issues.find((i) => i.message === SINGULAR_PRODUCT_ID_MESSAGE) ?? issues[0];
   if (issue === undefined) return fail('parameter_error', 'Invalid request body');
+  // The shared edge's mapping: the dotted path, plus the unexpected key for unrecognized_keys.
+  const param = fieldOf(issue);
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
-    const param = paramOf([...issue.path, key]);
     const hint = key === 'product_id' ? SINGULAR_PRODUCT_ID_MESSAGE : `Unknown field ${key}`;
     return fail('parameter_error', hint, param);
   }
-  const param = paramOf(issue.path);
   return fail('parameter_error', param === null ? issue.message : `${param}: ${issue.message}`, param);
 }
 

@@ -1,46 +1,58 @@
-/** The node:http binding of the request handler (no framework): what `startBillingSim` serves. */
+/**
+ * The node:http binding of the request handler (no framework): what `startBillingSim` serves. The
+ * request line, body limit and UTF-8 check are the shared HTTP edge's, so every byte a client sends
+ * is handled inside this boundary.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { toErrorResponse } from '../sim/apiError.js';
-import type { SimRequest, SimResponse } from './httpTypes.js';
+import { DEFAULT_BODY_LIMIT, edgeProblem, flattenHeaders, parseRequestTarget, readText, sendJson } from '@tenure/http-edge';
+import { fail } from '../sim/apiError.js';
+import { edgeErrorResponse, errorResponse, type SimRequest, type SimResponse } from './httpTypes.js';
 
-const MAX_BODY = 1024 * 1024;
+const TOO_LARGE = 'Request body too large';
+
+const send = (res: ServerResponse, out: SimResponse, close = false): void =>
+  sendJson(res, out.status, out.body, close ? { ...out.headers, connection: 'close' } : (out.headers ?? {}));
+
+async function serve(handle: (req: SimRequest) => SimResponse, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const target = parseRequestTarget(req.url);
+  if (!target.ok) {
+    req.resume();
+    return send(res, edgeErrorResponse(edgeProblem('bad_request_target', target.message)));
+  }
+  const body = await readText(req, DEFAULT_BODY_LIMIT);
+  if (!body.ok) {
+    if (body.code === 'aborted') return void res.destroy();
+    const problem = body.code === 'payload_too_large' ? edgeProblem(body.code, TOO_LARGE) : edgeProblem(body.code);
+    return send(res, edgeErrorResponse(problem), body.code === 'payload_too_large');
+  }
+  let out: SimResponse;
+  try {
+    out = handle({
+      method: req.method ?? 'GET',
+      path: target.target.path,
+      query: target.target.query,
+      headers: flattenHeaders(req.headers),
+      rawBody: body.text,
+    });
+  } catch (err) {
+    out = errorResponse(fail('server_error', err instanceof Error ? err.message : 'Internal error').error);
+  }
+  send(res, out);
+}
 
 /**
- * Given a request handler, returns a `node:http` request listener that reads the body (up to 1 MB),
- * calls the handler and writes its JSON answer.
+ * Given a request handler, returns a `node:http` request listener that checks the request target,
+ * reads the body (up to 1 MB, strict UTF-8), calls the handler and writes its JSON answer. Bad
+ * input of any kind is answered 4xx with the billing service's error envelope; it never throws.
  *
  * @example
  * createServer(toNodeListener(createRequestHandler(sim))).listen(4000, '127.0.0.1');
  */
 export function toNodeListener(handle: (req: SimRequest) => SimResponse) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      let out: SimResponse;
-      if (tooLarge) {
-        out = { ...toErrorResponse({ type: 'invalid_request', message: 'Request body too large', param: 'body' }), status: 413 };
-      } else {
-        const url = new URL(req.url ?? '/', 'http://local');
-        const headers: Record<string, string | undefined> = {};
-        for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        out = handle({
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query: Object.fromEntries(url.searchParams),
-          headers,
-          rawBody: Buffer.concat(chunks).toString('utf8'),
-        });
-      }
-      const body = JSON.stringify(out.body);
-      res.writeHead(out.status, { 'content-type': 'application/json; charset=utf-8', ...out.headers });
-      res.end(body);
+    serve(handle, req, res).catch(() => {
+      if (!res.headersSent) send(res, errorResponse(fail('server_error', 'Internal error').error));
+      else res.destroy();
     });
   };
 }
