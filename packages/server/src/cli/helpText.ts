@@ -49,8 +49,11 @@ Options (flag | environment variable | default):
   --no-auto-dispatch            TENURE_AUTO_DISPATCH=false auto-dispatch is on: a webhook that raises an
         immediate recommendation sends its alert right away (after answering the webhook).
   --log-level <level>           LOG_LEVEL                  info (fatal, error, warn, info, debug, trace, silent)
+  --shutdown-timeout-ms <ms>    TENURE_SHUTDOWN_TIMEOUT_MS 10000: bound of a graceful shutdown
   -h, --help                    Show this help
 
 Prefer environment variables for secrets: flags are visible in the process list.
-SIGTERM/SIGINT stop accepting connections, finish in-flight requests and pending alerts, then exit.
+SIGTERM/SIGINT stop accepting connections, finish in-flight requests and pending alerts, then exit 0,
+all within --shutdown-timeout-ms: alerts still unsent then are recorded as failed ("not sent before
+shutdown") with their cooldowns released, so the next dispatch sends them. A second signal exits at once.
 `;

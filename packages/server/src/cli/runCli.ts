@@ -74,6 +74,7 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
       notifiers,
       dispatch: { auto: c.autoDispatch, ratePerSecond: c.ratePerSecond, cooldownMs: c.cooldownMs },
       handleSignals: io.handleSignals ?? true,
+      shutdownTimeoutMs: c.shutdownTimeoutMs,
       describe: { store: describeStoreSpec(storeSpec.spec), clock: describeClock(c.clock), auto_dispatch: c.autoDispatch, version: VERSION },
     });
     return { code: 0, running };

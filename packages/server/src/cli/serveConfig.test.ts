@@ -28,6 +28,7 @@ describe('parseServeArgs', () => {
       cooldownMs: 86_400_000,
       autoDispatch: true,
       logLevel: 'info',
+      shutdownTimeoutMs: 10_000,
     });
   });
 
@@ -38,6 +39,7 @@ describe('parseServeArgs', () => {
       BILLING_WEBHOOK_AUTH_KEY: 'rc',
       TENURE_API_KEY: 'api',
       SERVICE_NAME: 'acme',
+      TENURE_SHUTDOWN_TIMEOUT_MS: '2500',
       DATABASE_URL: 'postgres://app@db/tenure',
       TENURE_CLOCK: 'event',
       SMTP_URL: 'smtp://mail:25',
@@ -63,6 +65,7 @@ describe('parseServeArgs', () => {
       cooldownMs: 3_600_000,
       autoDispatch: false,
       logLevel: 'warn',
+      shutdownTimeoutMs: 2500,
     });
   });
 
@@ -95,6 +98,8 @@ describe('parseServeArgs', () => {
     [[], { SLACK_WEBHOOK_URL: 'hooks.slack.com' }, /SLACK_WEBHOOK_URL/],
     [['--alert-rate=-1'], {}, /ALERT_RATE_PER_SECOND/],
     [['--log-level', 'loud'], {}, /LOG_LEVEL/],
+    [['--shutdown-timeout-ms', '1.5'], {}, /TENURE_SHUTDOWN_TIMEOUT_MS/],
+    [[], { TENURE_SHUTDOWN_TIMEOUT_MS: '-1' }, /--shutdown-timeout-ms/],
     [['--bogus'], {}, /bogus/],
     [['extra'], {}, /extra/],
   ])('rejects %j %j', (argv, env, message) => {

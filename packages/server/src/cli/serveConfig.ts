@@ -21,6 +21,8 @@ export interface ServeConfig {
   cooldownMs: number;
   autoDispatch: boolean;
   logLevel: string;
+  /** The bound of a graceful shutdown (ms). */
+  shutdownTimeoutMs: number;
 }
 
 export type ServeArgs = { ok: true; help: true } | { ok: true; help: false; config: ServeConfig } | { ok: false; error: string };
@@ -41,6 +43,7 @@ const OPTIONS = {
   'alert-cooldown-hours': { type: 'string' },
   'no-auto-dispatch': { type: 'boolean' },
   'log-level': { type: 'string' },
+  'shutdown-timeout-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -100,6 +103,12 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
   const logLevel = pick(values['log-level'], env['LOG_LEVEL']) ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) return fail(`--log-level / LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const shutdownText = pick(values['shutdown-timeout-ms'], env['TENURE_SHUTDOWN_TIMEOUT_MS']) ?? '10000';
+  const shutdownTimeoutMs = Number(shutdownText);
+  if (!/^\d+$/.test(shutdownText) || shutdownTimeoutMs > 3_600_000) {
+    return fail(`--shutdown-timeout-ms / TENURE_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 3600000 (ms), got "${shutdownText}"`);
+  }
+
   return {
     ok: true,
     help: false,
@@ -117,6 +126,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       cooldownMs: Math.round(cooldownHours * 3_600_000),
       autoDispatch,
       logLevel,
+      shutdownTimeoutMs,
     },
   };
 }
