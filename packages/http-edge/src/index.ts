@@ -21,6 +21,8 @@ export type { FieldProblem, IssueLike } from './errors/issueFields.js';
 // --- Requests and auth ---
 export { parseRequestTarget, flattenHeaders, headerValue } from './request/requestTarget.js';
 export type { ParsedTarget, RequestTarget } from './request/requestTarget.js';
+export { EDGE_SERVER_OPTIONS, checkRequestHead } from './request/requestHead.js';
+export type { CheckedHead } from './request/requestHead.js';
 export { createSecretMatcher, createBearerMatcher } from './auth/secretMatcher.js';
 export type { SecretMatcher } from './auth/secretMatcher.js';
 

@@ -4,7 +4,7 @@
  * is handled inside this boundary.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_BODY_LIMIT, edgeProblem, flattenHeaders, parseRequestTarget, readText, sendJson } from '@tenure/http-edge';
+import { checkRequestHead, DEFAULT_BODY_LIMIT, edgeProblem, flattenHeaders, readText, sendJson } from '@tenure/http-edge';
 import { fail } from '../sim/apiError.js';
 import { edgeErrorResponse, errorResponse, type SimRequest, type SimResponse } from './httpTypes.js';
 
@@ -14,10 +14,10 @@ const send = (res: ServerResponse, out: SimResponse, close = false): void =>
   sendJson(res, out.status, out.body, close ? { ...out.headers, connection: 'close' } : (out.headers ?? {}));
 
 async function serve(handle: (req: SimRequest) => SimResponse, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const target = parseRequestTarget(req.url);
-  if (!target.ok) {
+  const head = checkRequestHead(req);
+  if (!head.ok) {
     req.resume();
-    return send(res, edgeErrorResponse(edgeProblem('bad_request_target', target.message)));
+    return send(res, edgeErrorResponse(head.problem));
   }
   const body = await readText(req, DEFAULT_BODY_LIMIT);
   if (!body.ok) {
@@ -29,8 +29,8 @@ async function serve(handle: (req: SimRequest) => SimResponse, req: IncomingMess
   try {
     out = handle({
       method: req.method ?? 'GET',
-      path: target.target.path,
-      query: target.target.query,
+      path: head.target.path,
+      query: head.target.query,
       headers: flattenHeaders(req.headers),
       rawBody: body.text,
     });

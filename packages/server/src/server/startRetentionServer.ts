@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, installClientErrorHandler, onShutdownSignals, shutdownServer } from '@tenure/http-edge';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, EDGE_SERVER_OPTIONS, installClientErrorHandler, onShutdownSignals, shutdownServer } from '@tenure/http-edge';
 import type { RetentionOptions } from '../app/retentionOptions.js';
 import { edgeError } from '../http/apiError.js';
 import { storeContext } from '../store/storeContext.js';
@@ -54,7 +54,7 @@ export interface RunningRetentionServer {
 export async function startRetentionServer(options: StartOptions = {}): Promise<RunningRetentionServer> {
   const listener = createRetentionRequestListener(options);
   const { logger, store, notifiers } = listener.runtime;
-  const server = createServer({ keepAliveTimeout: 5_000 }, listener);
+  const server = createServer({ ...EDGE_SERVER_OPTIONS, keepAliveTimeout: 5_000 }, listener);
   installClientErrorHandler(
     server,
     (problem) => edgeError(problem).body,

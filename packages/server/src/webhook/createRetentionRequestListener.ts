@@ -4,7 +4,7 @@
  * goes to the Express app. Both share one runtime, so they see the same store and dispatcher.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { edgeProblem, parseRequestTarget, readBytes, sendJsonText } from '@tenure/http-edge';
+import { checkRequestHead, edgeProblem, readBytes, sendJsonText } from '@tenure/http-edge';
 import type { Express } from 'express';
 import { bindRetentionApp } from '../app/createRetentionApp.js';
 import { resolveRuntime, type RetentionOptions, type RetentionRuntime } from '../app/retentionOptions.js';
@@ -73,17 +73,17 @@ export function createRetentionRequestListener(options: RetentionOptions = {}): 
     else log.debug(line, 'request');
   }
 
-  // Every byte of the request line is checked here, inside the boundary: a target Express or
-  // `new URL` would choke on (`//a:b`, `*`, raw non-ASCII) is a 400 in the error shape.
+  // Every byte of the request head is checked here, inside the boundary: a target `new URL` would
+  // choke on (`*`, raw non-ASCII) or a missing Host header is a 400 in the error shape.
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
-    const target = parseRequestTarget(req.url);
-    if (!target.ok) {
-      const result = edgeError(edgeProblem('bad_request_target', target.message));
+    const head = checkRequestHead(req);
+    if (!head.ok) {
+      const result = edgeError(head.problem);
       log.warn({ method: req.method, status: result.status, error: result.body.error }, 'request rejected');
       req.resume();
       return write(res, requestIdFrom(req.headers['x-request-id']), result);
     }
-    if (isWebhookPost(req, target.target.path)) void serveWebhook(req, res);
+    if (isWebhookPost(req, head.target.path)) void serveWebhook(req, res);
     else app(req, res);
   }) as RetentionRequestListener;
   return Object.assign(listener, { app, runtime, close: (signal?: AbortSignal) => runtime.close(signal) });
