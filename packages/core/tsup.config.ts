@@ -1,10 +1,28 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: { compilerOptions: { customConditions: [] } },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+const sources = ['src/**/*.ts', '!src/**/*.test.ts'];
+
+export default defineConfig([
+  // ESM: one file per module (not bundled), so with `"sideEffects": false` a consumer's bundler drops
+  // every module its imports do not reach: `import { scoreSubscriber }` does not pull in zod (see
+  // packages/bench/src/bundleSize.ts).
+  {
+    entry: sources,
+    bundle: false,
+    format: ['esm'],
+    dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }, compilerOptions: { customConditions: [] } },
+    sourcemap: true,
+    clean: true,
+    target: 'node20',
+  },
+  // CommonJS: one bundle per entry (require() does not tree-shake).
+  {
+    entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+    format: ['cjs'],
+    dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }, compilerOptions: { customConditions: [] } },
+    sourcemap: true,
+    clean: false,
+    target: 'node20',
+    external: ['fast-check'],
+  },
+]);

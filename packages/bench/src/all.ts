@@ -1,8 +1,10 @@
 /**
  * Runs every benchmark in sequence. Select some with `npm run bench -- core server sim`; `storage`
  * runs the four storage benches (`atrisk`, `replay`, `parallel`, `rss`), which can also be named one
- * by one; `ingest` is another name for `server` (webhook ingest on every store).
+ * by one; `ingest` is another name for `server` (webhook ingest on every store); `bundle` measures the
+ * core's bundle size (scorer-only import vs the whole core).
  */
+import { runBundleBench } from './bundleSize.js';
 import { runCoreBench } from './core.js';
 import { runServerBench } from './server.js';
 import { runSimBench } from './sim.js';
@@ -12,6 +14,7 @@ const selected = new Set(process.argv.slice(2));
 const wants = (name: string) => selected.size === 0 || selected.has(name);
 const storage = new Set<StorageBench>(STORAGE_BENCHES.filter((b) => selected.has(b)));
 
+if (wants('bundle')) await runBundleBench();
 if (wants('core')) runCoreBench();
 if (wants('sim')) await runSimBench();
 if (wants('server') || selected.has('ingest')) await runServerBench();

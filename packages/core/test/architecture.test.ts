@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
 const ALLOWED_PACKAGES = new Set(['zod', 'ts-pattern']);
+/** The testing entry (`@tenure/core/testing`) alone may import fast-check, its peer dependency. */
+const TESTING_DIR = 'testing/';
+const TESTING_PACKAGES = new Set(['fast-check']);
 const TYPE_ONLY_PACKAGES = new Set<string>();
 
 function sourceFiles(dir: string): string[] {
@@ -30,13 +33,17 @@ describe('core architecture', () => {
     expect(files.length).toBeGreaterThan(10);
   });
 
-  it('imports only relative paths, zod and ts-pattern', () => {
+  it('imports only relative paths, zod and ts-pattern (and fast-check in the testing entry alone)', () => {
     const offenders: string[] = [];
     for (const { path, text } of files) {
       for (const match of text.matchAll(importPattern)) {
         const typeOnly = match[2] !== undefined;
         const spec = match[3]!;
-        if (spec.startsWith('.')) continue;
+        if (spec.startsWith('.')) {
+          if (!path.startsWith(TESTING_DIR) && /(^|\/)testing\//.test(spec)) offenders.push(`${path}: ${spec} (the main entry must not load the testing entry)`);
+          continue;
+        }
+        if (path.startsWith(TESTING_DIR) && TESTING_PACKAGES.has(spec)) continue;
         if (!ALLOWED_PACKAGES.has(spec)) offenders.push(`${path}: ${spec}`);
         else if (TYPE_ONLY_PACKAGES.has(spec) && !typeOnly) offenders.push(`${path}: ${spec} must be imported with "import type"`);
       }

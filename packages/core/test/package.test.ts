@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -35,6 +36,31 @@ describe('@tenure/core package', () => {
     ]);
     const expected = Object.keys(await import('../src/index.js')).sort();
     expect(out).toBe(`file://${dist}index.js ${JSON.stringify(expected)}`);
+  });
+
+  it('loads the testing entry (@tenure/core/testing) with import and require', () => {
+    const esm = runNode(['--input-type=module', '-e', "const t = await import('@tenure/core/testing'); console.log(typeof t.subscriberArb.generate)"]);
+    const cjs = runNode(['-e', "console.log(typeof require('@tenure/core/testing').subscriberArb.generate)"]);
+    expect([esm, cjs]).toEqual(['function', 'function']);
+  });
+
+  it('bundles a scorer-only import to at most 30 KB minified (zod is not reached)', async () => {
+    const result = await build({
+      stdin: { contents: "export { scoreSubscriber } from '@tenure/core';", resolveDir: root, loader: 'js' },
+      bundle: true,
+      minify: true,
+      treeShaking: true,
+      platform: 'neutral',
+      format: 'esm',
+      mainFields: ['module', 'main'],
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const output = Object.values(result.metafile.outputs)[0]!;
+    const inBundle = Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path);
+    expect(inBundle.filter((path) => path.includes('node_modules/zod'))).toEqual([]);
+    expect(result.outputFiles[0]!.contents.length).toBeLessThanOrEqual(30 * 1024);
   });
 
   it('type-checks for TypeScript consumers in CommonJS and ESM (NodeNext)', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { customerIdArb, subscriberAtArb } from '../../test/arbitraries.js';
+import { customerIdArb, subscriberAtArb } from '../testing/index.js';
 import { assessSubscriber } from '../recommend/assessSubscriber.js';
 import { buildChatMessage } from './buildChatMessage.js';
 import { buildEmail } from './buildEmail.js';

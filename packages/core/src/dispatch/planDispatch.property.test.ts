@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assessmentsArb } from '../../test/arbitraries.js';
+import { assessmentsArb } from '../testing/index.js';
 import { CHANNELS_BY_URGENCY, type Delivery } from './delivery.js';
 import { planDispatch } from './planDispatch.js';
 

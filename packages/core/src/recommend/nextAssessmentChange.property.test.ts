@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, DEFAULT_CONFIG, resolveConfig, type Subscriber, type TenureConfig } from '../index.js';
-import { subscriberAtArb } from '../../test/arbitraries.js';
+import { subscriberAtArb } from '../testing/index.js';
 import { assessSubscriber } from './assessSubscriber.js';
 import { nextAssessmentChange } from './nextAssessmentChange.js';
 import { sameAssessment } from './sameAssessment.js';

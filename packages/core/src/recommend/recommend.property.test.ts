@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { subscriberAtArb, subscriberRiskAtArb } from '../../test/arbitraries.js';
+import { subscriberAtArb, subscriberRiskAtArb } from '../testing/index.js';
 import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import { recommend } from './recommend.js';
 import { URGENCY_BY_ACTION, URGENCY_RANK } from './recommendation.js';

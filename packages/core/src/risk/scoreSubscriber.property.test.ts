@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { subscriberAtArb } from '../../test/arbitraries.js';
+import { subscriberAtArb } from '../testing/index.js';
 import { DAY_MS } from '../config/defaultConfig.js';
 import { scoreSubscriber } from './scoreSubscriber.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { handledEventArb } from '../../test/eventArbitraries.js';
+import { handledEventArb } from '../testing/index.js';
 import { parseExportLine, toExportLine } from './exportLine.js';
 import type { StoredRecord } from './subscriberStore.js';
 

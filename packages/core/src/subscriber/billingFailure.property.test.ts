@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { distinctEventsArb } from '../../test/eventArbitraries.js';
+import { distinctEventsArb } from '../testing/index.js';
 import { ev, DAY, T0 } from '../../test/events.js';
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { scoreSubscriber } from '../risk/scoreSubscriber.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { distinctEventsArb } from '../../test/eventArbitraries.js';
+import { distinctEventsArb } from '../testing/index.js';
 import { applyEvent } from './applyEvent.js';
 import { foldEvents } from './foldEvents.js';
 

@@ -1,30 +1,9 @@
-import { MAX_ID_BYTES, utf8Length } from '@tenure/core';
+import { MAX_ID_BYTES } from '@tenure/core';
+import { storableIdArb } from '@tenure/core/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH } from './atRiskCursor.js';
 import { atRiskQuerySchema } from './schemas.js';
-
-/** Drops whole characters from the end until the text fits in `MAX_ID_BYTES` of UTF-8. */
-const fit = (chars: string[]): string => {
-  let text = chars.join('');
-  while (utf8Length(text) > MAX_ID_BYTES) text = [...text].slice(0, -1).join('');
-  return text;
-};
-
-/**
- * Every id the service stores, up to the longest: any code point but U+0000 (astral ones included),
- * with runs of control characters (6 JSON characters per byte: the longest cursors).
- */
-const storableIdArb = fc
-  .array(
-    fc.oneof(
-      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
-      fc.constantFrom('\u0001', '\u001f', '"', '\\', '\u{1F600}', 'ユ', 'é'),
-    ),
-    { minLength: 1, maxLength: 300, size: 'max' },
-  )
-  .map((chars) => fit(chars.filter((c) => c !== '\u0000')))
-  .filter((id) => id.length > 0);
 
 describe('at-risk cursors', () => {
   it('round-trip and are accepted by the query schema for every storable id up to the longest, and every score', () => {

@@ -1,0 +1,50 @@
+/** fast-check arbitraries of handled webhook events for one customer. */
+import fc from 'fast-check';
+import { DAY_MS } from '../config/defaultConfig.js';
+import { HANDLED_EVENT_TYPES, type HandledEvent } from '../events/webhookSchema.js';
+
+const T0 = 1_762_000_000_000;
+const DAY = DAY_MS;
+
+/** Times on a coarse grid so that ties (same event_timestamp_ms) are common. */
+const time = fc.integer({ min: 0, max: 40 }).map((n) => T0 + n * (DAY / 4));
+
+/**
+ * One handled event for customer `user_1`, around 2025-11, with an id drawn from a large pool (use
+ * `distinctEventsArb` for unique ids).
+ *
+ * @example
+ * fc.assert(fc.property(handledEventArb, (event) => applyEvent(undefined, event).event_count === 1));
+ */
+export const handledEventArb: fc.Arbitrary<HandledEvent> = fc
+  .record({
+    type: fc.constantFrom(...HANDLED_EVENT_TYPES),
+    id: fc.integer({ min: 0, max: 1_000_000 }).map((n) => `evt_${n}`),
+    at: time,
+    period_type: fc.constantFrom('TRIAL', 'NORMAL', null),
+    cancel_reason: fc.constantFrom('UNSUBSCRIBE', 'BILLING_ERROR', null),
+    is_trial_conversion: fc.boolean(),
+    product_id: fc.constantFrom('pro_monthly', 'pro_annual', null),
+    new_product_id: fc.constantFrom('pro_monthly', 'pro_annual', null),
+    expires_in: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
+  })
+  .map(
+    ({ type, id, at, expires_in, ...rest }) =>
+      ({
+        type,
+        id,
+        app_user_id: 'user_1',
+        event_timestamp_ms: at,
+        purchased_at_ms: at,
+        expiration_at_ms: expires_in === null ? null : at + expires_in * DAY,
+        ...rest,
+      }) as HandledEvent,
+  );
+
+/**
+ * A list of 1 to 25 events of one customer with distinct ids, on a coarse time grid so ties are common.
+ *
+ * @example
+ * fc.assert(fc.property(distinctEventsArb, (events) => foldEvents(events)?.event_count === events.length));
+ */
+export const distinctEventsArb = fc.uniqueArray(handledEventArb, { selector: (e) => e.id, minLength: 1, maxLength: 25 });
