@@ -9,7 +9,32 @@ export { createBillingSimulator, DEFAULT_START } from './sim/createSimulator.js'
 export type { BillingSimulator, BillingSimulatorOptions } from './sim/createSimulator.js';
 export type { Job, JobKind } from './sim/clock.js';
 export type { Product, ProductInput } from './sim/products.js';
-export type { WebhookBody, VcAdjustment } from './sim/webhookEvents.js';
+export type { WebhookBody, VcAdjustment, SimEvent, VirtualCurrencyTransactionEvent } from './sim/webhookEvents.js';
+
+// --- The machine ---
+export { transition } from './sim/transition.js';
+export type { TransitionOutcome } from './sim/transition.js';
+export type { SimCommand, SimCommandType, CommandOf, CommandValues } from './sim/commands.js';
+export type { CreditChange } from './sim/context.js';
+export { createWorld, IDEMPOTENCY_TTL_MS } from './sim/state.js';
+export type {
+  World,
+  EventSettings,
+  CustomerState,
+  SubscriptionState,
+  SubscriptionStatus,
+  OneTimePurchase,
+  CurrencyRecord,
+  IdempotencyRecord,
+  ProjectState,
+  OwnerRef,
+} from './sim/state.js';
+export { VIRTUAL_CLOCK_END } from './sim/clockBounds.js';
+export { lookupKey } from './sim/idempotency.js';
+export { customerIn, customersOf, subscriptionIn } from './sim/queries.js';
+export { pendingJobs } from './sim/clock.js';
+export { pmapGet, pmapForEach, pmapValues } from './sim/persistentMap.js';
+export type { PMap } from './sim/persistentMap.js';
 export { STATUS_BY_ERROR_TYPE, toErrorResponse } from './sim/apiError.js';
 export type { ApiError, ApiErrorType, ErrorEnvelope, Result } from './sim/apiError.js';
 

@@ -1,7 +1,6 @@
 import { parseWebhook } from '@tenure/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBillingSimulator, createManualScheduler, REAL_RETRY_SCHEDULE_MS, type BillingSimulator, type ManualScheduler } from '../src/index.js';
-import { purchase as buy } from '../src/sim/lifecycle.js';
 import { startReceiver, type Receiver } from './helpers.js';
 
 let receiver: Receiver | undefined;
@@ -24,7 +23,7 @@ function setup(scheduler: ManualScheduler, webhook: Parameters<typeof createBill
   return sim;
 }
 const purchase = (s: BillingSimulator, customer = 'u1') =>
-  buy(s.ctx, { project_id: 'p', customer_id: customer, product_id: 'monthly', trial: false, presented_offering_id: null, country_code: null });
+  s.dispatch({ type: 'purchase', project_id: 'p', customer_id: customer, product_id: 'monthly', trial: false, presented_offering_id: null, country_code: null });
 
 describe('webhook delivery', () => {
   it('POSTs the real body with the Authorization header verbatim', async () => {

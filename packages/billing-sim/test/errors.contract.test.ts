@@ -80,7 +80,7 @@ describe('bad input never gives a 500', () => {
       expect(res.status, path).toBe(400);
       expect(res.body).toMatchObject({ type: 'parameter_error', param });
     }
-    expect(app.sim.ctx.state.products.size).toBe(0);
+    expect(app.sim.world().products.size).toBe(0);
     expect(app.sim.webhookConfig().url).toBeNull();
   });
 });

@@ -62,6 +62,8 @@ export interface Outbox {
   idle(): Promise<void>;
   /** Cancels every waiting timer. */
   close(): void;
+  /** Forgets every record and queued attempt and cancels every timer; faults draw from `random` from now on. */
+  reset(random: Random): void;
 }
 
 /**
@@ -72,7 +74,8 @@ export interface Outbox {
  * const outbox = createOutbox({ config: () => cfg, scheduler: realScheduler(), transport: fetchTransport(), random });
  */
 export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Scheduler; transport: Transport; random: Random }): Outbox {
-  const { scheduler, transport, random } = deps;
+  const { scheduler, transport } = deps;
+  let random = deps.random;
   const records = new Map<string, DeliveryRecord>();
   const queue = createDeque<QueueItem>();
   const timers = new Set<unknown>();
@@ -207,6 +210,13 @@ export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Sch
     close() {
       for (const t of timers) scheduler.clearTimeout(t);
       timers.clear();
+    },
+    reset(next) {
+      for (const t of timers) scheduler.clearTimeout(t);
+      timers.clear();
+      records.clear();
+      while (queue.shift() !== undefined);
+      random = next;
     },
   };
 }

@@ -1,17 +1,17 @@
 /** The /sim control API: catalog, purchases and lifecycle, clock, balances, webhook target and log. */
-import { fail } from '../sim/apiError.js';
-import { changeBalances, subscriptionView } from '../sim/balanceOps.js';
+import { fail, type Result } from '../sim/apiError.js';
+import { subscriptionView } from '../sim/balanceOps.js';
 import { webhookConfigSchema } from '../delivery/deliveryConfig.js';
 import type { BillingSimulator } from '../sim/createSimulator.js';
 import { addDuration, parseDuration } from '../internal/duration.js';
-import * as life from '../sim/lifecycle.js';
 import { productInputSchema, toProduct } from '../sim/products.js';
-import { projectOf } from '../sim/state.js';
+import { customersOf, subscriptionIn } from '../sim/queries.js';
 import { errorResponse, json, parseBody, respond, type RouteInput, type SimResponse } from './httpTypes.js';
 import type { Route } from './route.js';
 import {
   advanceBodySchema,
   billingIssueBodySchema,
+  resetBodySchema,
   cancelBodySchema,
   expireBodySchema,
   productChangeBodySchema,
@@ -30,12 +30,12 @@ function withEvents(sim: BillingSimulator, run: () => SimResponse): SimResponse 
 }
 
 const sub = (sim: BillingSimulator, id: string) => {
-  const found = life.findSubscription(sim.ctx, id);
+  const found = subscriptionIn(sim.world(), id);
   return found === undefined ? null : subscriptionView(found.sub);
 };
 
 /** A lifecycle route on one subscription: validate the body, run, answer the subscription and its events. */
-function subOp<T>(schema: Parameters<typeof parseBody>[0], run: (sim: BillingSimulator, id: string, body: T) => ReturnType<typeof life.cancel>): Route['handler'] {
+function subOp<T>(schema: Parameters<typeof parseBody>[0], run: (sim: BillingSimulator, id: string, body: T) => Result<unknown>): Route['handler'] {
   return (sim, input) =>
     withEvents(sim, () => {
       const body = parseBody(schema, input.body);
@@ -53,7 +53,7 @@ const clock = (sim: BillingSimulator) => ({
 });
 
 const projectOfInput = (sim: BillingSimulator, input: RouteInput, bodyProject: string | undefined) =>
-  bodyProject ?? input.query['project_id'] ?? sim.ctx.settings.default_project_id;
+  bodyProject ?? input.query['project_id'] ?? sim.settings.default_project_id;
 
 export const simRoutes: Route[] = [
   { method: 'GET', pattern: '/sim/clock', summary: 'Read the virtual clock and the next jobs', handler: (sim) => json(200, clock(sim)) },
@@ -69,8 +69,19 @@ export const simRoutes: Route[] = [
       }),
   },
   {
+    method: 'POST', pattern: '/sim/reset',
+    summary: 'Clear the world (customers, currencies, ledgers, subscriptions, idempotency keys, added products, events, delivery log); the clock goes back to its start or to `now`',
+    handler(sim, input) {
+      const body = parseBody(resetBodySchema, input.body);
+      if (!body.ok) return errorResponse(body.error);
+      const at = body.value.now;
+      const result = sim.reset(at === undefined ? {} : { now: typeof at === 'string' ? Date.parse(at) : at });
+      return respond(result, 200, () => ({ ...clock(sim), object: 'sim.reset' }));
+    },
+  },
+  {
     method: 'GET', pattern: '/sim/products', summary: 'List the product catalog',
-    handler: (sim, input) => json(200, { object: 'list', items: [...sim.ctx.state.products.values()], next_page: null, url: input.path }),
+    handler: (sim, input) => json(200, { object: 'list', items: [...sim.world().products.values()], next_page: null, url: input.path }),
   },
   {
     method: 'POST', pattern: '/sim/products', summary: 'Add or replace a product (subscription with period and trial, or consumable)',
@@ -80,14 +91,13 @@ export const simRoutes: Route[] = [
       const r = toProduct(body.value);
       if (!r.ok) return errorResponse(fail('parameter_error', r.message, r.param).error);
       if (r.product.period !== null && parseDuration(r.product.period) === null) return errorResponse(fail('parameter_error', 'bad period', 'period').error);
-      sim.ctx.state.products.set(r.product.id, r.product);
-      return json(201, r.product);
+      return respond(sim.dispatch({ type: 'put_product', product: r.product }), 201);
     },
   },
   {
     method: 'GET', pattern: '/sim/products/:id', summary: 'Get a product',
     handler(sim, input) {
-      const product = sim.ctx.state.products.get(input.params['id'] ?? '');
+      const product = sim.world().products.get(input.params['id'] ?? '');
       return product === undefined ? errorResponse(fail('resource_missing', 'Product not found', 'id').error) : json(200, product);
     },
   },
@@ -98,7 +108,8 @@ export const simRoutes: Route[] = [
         const body = parseBody(purchaseBodySchema, input.body);
         if (!body.ok) return errorResponse(body.error);
         const b = body.value;
-        const result = life.purchase(sim.ctx, {
+        const result = sim.dispatch({
+          type: 'purchase',
           project_id: projectOfInput(sim, input, b.project_id),
           customer_id: b.customer_id,
           product_id: b.product_id,
@@ -115,7 +126,8 @@ export const simRoutes: Route[] = [
       withEvents(sim, () => {
         const body = parseBody(refundPurchaseBodySchema, input.body);
         if (!body.ok) return errorResponse(body.error);
-        return respond(life.refundPurchase(sim.ctx, projectOfInput(sim, input, body.value.project_id), input.params['transaction_id'] ?? ''));
+        const project_id = projectOfInput(sim, input, body.value.project_id);
+        return respond(sim.dispatch({ type: 'refund_purchase', project_id, transaction_id: input.params['transaction_id'] ?? '' }));
       }),
   },
   {
@@ -127,43 +139,43 @@ export const simRoutes: Route[] = [
   },
   {
     method: 'POST', pattern: '/sim/subscriptions/:id/cancel', summary: 'Turn auto-renew off (CANCELLATION; EXPIRATION at period end)',
-    handler: subOp<{ reason?: string }>(cancelBodySchema, (sim, id, b) => life.cancel(sim.ctx, id, b.reason ?? 'UNSUBSCRIBE')),
+    handler: subOp<{ reason?: string }>(cancelBodySchema, (sim, id, b) => sim.dispatch({ type: 'cancel', subscription_id: id, reason: b.reason ?? 'UNSUBSCRIBE' })),
   },
   {
     method: 'POST', pattern: '/sim/subscriptions/:id/uncancel', summary: 'Turn auto-renew back on (UNCANCELLATION)',
-    handler: subOp<object>(refundPurchaseBodySchema.pick({}), (sim, id) => life.uncancel(sim.ctx, id)),
+    handler: subOp<object>(refundPurchaseBodySchema.pick({}), (sim, id) => sim.dispatch({ type: 'uncancel', subscription_id: id })),
   },
   {
     method: 'POST', pattern: '/sim/subscriptions/:id/billing_issue', summary: 'Fail a charge now or at the next renewal, with an optional grace period',
     handler: subOp<{ grace_period?: string | number | null; when?: 'now' | 'next_renewal' }>(billingIssueBodySchema, (sim, id, b) => {
       const grace = b.grace_period === undefined || b.grace_period === null ? null : parseDuration(b.grace_period);
       const graceMs = grace === null ? null : addDuration(sim.now(), grace) - sim.now();
-      return life.billingIssue(sim.ctx, id, graceMs, b.when ?? 'now');
+      return sim.dispatch({ type: 'billing_issue', subscription_id: id, grace_ms: graceMs, when: b.when ?? 'now' });
     }),
   },
   {
     method: 'POST', pattern: '/sim/subscriptions/:id/recover', summary: 'The failed charge goes through during grace (RENEWAL)',
-    handler: subOp<object>(refundPurchaseBodySchema.pick({}), (sim, id) => life.recover(sim.ctx, id)),
+    handler: subOp<object>(refundPurchaseBodySchema.pick({}), (sim, id) => sim.dispatch({ type: 'recover', subscription_id: id })),
   },
   {
     method: 'POST', pattern: '/sim/subscriptions/:id/product_change', summary: 'Change product now or at the next renewal (PRODUCT_CHANGE)',
     handler: subOp<{ new_product_id: string; timing?: 'immediate' | 'next_renewal' }>(productChangeBodySchema, (sim, id, b) =>
-      life.changeProduct(sim.ctx, id, b.new_product_id, b.timing ?? 'next_renewal'),
+      sim.dispatch({ type: 'change_product', subscription_id: id, new_product_id: b.new_product_id, timing: b.timing ?? 'next_renewal' }),
     ),
   },
   {
     method: 'POST', pattern: '/sim/subscriptions/:id/refund', summary: 'Refund the current period (CANCELLATION CUSTOMER_SUPPORT, EXPIRATION)',
-    handler: subOp<object>(refundPurchaseBodySchema.pick({}), (sim, id) => life.refund(sim.ctx, id)),
+    handler: subOp<object>(refundPurchaseBodySchema.pick({}), (sim, id) => sim.dispatch({ type: 'refund', subscription_id: id })),
   },
   {
     method: 'POST', pattern: '/sim/subscriptions/:id/expire', summary: 'Expire now (EXPIRATION)',
-    handler: subOp<{ reason?: string }>(expireBodySchema, (sim, id, b) => life.expire(sim.ctx, id, b.reason ?? 'DEVELOPER_INITIATED')),
+    handler: subOp<{ reason?: string }>(expireBodySchema, (sim, id, b) => sim.dispatch({ type: 'expire', subscription_id: id, reason: b.reason ?? 'DEVELOPER_INITIATED' })),
   },
   {
     method: 'GET', pattern: '/sim/customers', summary: "List a project's customers (query project_id)",
     handler(sim, input) {
-      const project = projectOf(sim.ctx.state, projectOfInput(sim, input, undefined));
-      const items = [...project.customers.values()].map((c) => ({ object: 'customer', id: c.id, project_id: c.project_id, first_seen_at: c.first_seen_at }));
+      const customers = customersOf(sim.world(), projectOfInput(sim, input, undefined));
+      const items = customers.map((c) => ({ object: 'customer', id: c.id, project_id: c.project_id, first_seen_at: c.first_seen_at }));
       return json(200, { object: 'list', items, next_page: null, url: input.path });
     },
   },
@@ -173,7 +185,10 @@ export const simRoutes: Route[] = [
       const body = parseBody(setBalancesBodySchema, input.body);
       if (!body.ok) return errorResponse(body.error);
       const project = projectOfInput(sim, input, body.value.project_id);
-      const r = changeBalances(sim.ctx, project, input.params['customer_id'] ?? '', { kind: 'set', balances: body.value.balances }, null, true);
+      const r = sim.dispatch({
+        type: 'change_balances', project_id: project, customer_id: input.params['customer_id'] ?? '',
+        change: { kind: 'set', balances: body.value.balances }, reference: null, include_empty: true,
+      });
       return respond(r, 200, (items) => ({ object: 'list', items, next_page: null, url: input.path }));
     },
   },

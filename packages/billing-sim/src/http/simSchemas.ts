@@ -2,6 +2,7 @@
 import { BALANCE_MAX, CANCEL_REASONS, EXPIRATION_REASONS, currencyAmountsSchema } from '@tenure/core';
 import { z } from 'zod';
 import { durationSchema } from '../internal/duration.js';
+import { VIRTUAL_CLOCK_END } from '../sim/clockBounds.js';
 
 const projectId = z.string().min(1).max(255).optional();
 
@@ -51,4 +52,10 @@ export const setBalancesBodySchema = z.strictObject({
   project_id: projectId,
   /** Absolute balances by currency code (0..2,000,000,000). */
   balances: currencyAmountsSchema(z.number().int().min(0).max(BALANCE_MAX)),
+});
+
+/** The body of `POST /sim/reset`: where the clock goes (default: where the simulator started). */
+export const resetBodySchema = z.strictObject({
+  /** Epoch ms or an ISO 8601 date-time, up to 2100-01-01T00:00:00Z. */
+  now: z.union([z.number().int().nonnegative().max(VIRTUAL_CLOCK_END), z.iso.datetime({ offset: true })]).optional(),
 });

@@ -2,10 +2,9 @@
 import { currencyAmountsSchema, currencyCodeSchema, virtualCurrencyCreateSchema, virtualCurrencyUpdateSchema } from '@tenure/core';
 import { z } from 'zod';
 import { fail } from '../sim/apiError.js';
-import { changeBalances, customerView, listBalances, type BalanceChange } from '../sim/balanceOps.js';
-import { customerOf } from '../sim/context.js';
-import { createCurrency, deleteCurrency, getCurrency, listCurrencies, updateCurrency } from '../sim/currencyOps.js';
-import { projectOf } from '../sim/state.js';
+import { customerView, listBalances, type BalanceChange } from '../sim/balanceOps.js';
+import { getCurrency, listCurrencies } from '../sim/currencyOps.js';
+import { customerIn, readView } from '../sim/queries.js';
 import { errorResponse, json, paginate, parseBody, queryBool, respond, type RouteInput, type SimResponse } from './httpTypes.js';
 import type { Route } from './route.js';
 import type { BillingSimulator } from '../sim/createSimulator.js';
@@ -34,13 +33,16 @@ const checkIds = (input: RouteInput): SimResponse | null => {
 };
 const p = (input: RouteInput, name: string) => input.params[name] ?? '';
 
-/** Runs a write at most once per Idempotency-Key (same key, different request → 409). */
+/**
+ * Runs a write at most once per Idempotency-Key (same key, different request → 409). Keys are kept
+ * per project for 24 hours of virtual time, then forgotten (the key can be used again).
+ */
 function idempotent(sim: BillingSimulator, input: RouteInput, run: () => SimResponse): SimResponse {
   const key = input.headers['idempotency-key'];
   if (key === undefined || key === '') return run();
-  const project = projectOf(sim.ctx.state, p(input, 'project_id'));
+  const projectId = p(input, 'project_id');
   const fingerprint = `${input.method} ${input.path} ${JSON.stringify(input.query)} ${input.rawBody}`;
-  const seen = project.idempotency.get(key);
+  const seen = sim.idempotencyRecord(projectId, key);
   if (seen !== undefined) {
     if (seen.fingerprint !== fingerprint) {
       return errorResponse(fail('idempotency_error', 'Idempotency key already used for a different request', 'Idempotency-Key').error);
@@ -48,7 +50,7 @@ function idempotent(sim: BillingSimulator, input: RouteInput, run: () => SimResp
     return { status: seen.status, headers: { 'Idempotency-Replayed': 'true' }, body: seen.body };
   }
   const res = run();
-  project.idempotency.set(key, { fingerprint, status: res.status, body: res.body });
+  sim.dispatch({ type: 'remember_idempotency', project_id: projectId, key, record: { fingerprint, status: res.status, body: res.body } });
   return res;
 }
 
@@ -62,7 +64,10 @@ function balanceWrite(kind: 'transaction' | 'update') {
       const includeEmpty = queryBool(input.query, 'include_empty_balances');
       if (!includeEmpty.ok) return errorResponse(includeEmpty.error);
       const change: BalanceChange = { kind, adjustments: body.value.adjustments };
-      const result = changeBalances(sim.ctx, p(input, 'project_id'), p(input, 'customer_id'), change, body.value.reference ?? null, includeEmpty.value);
+      const result = sim.dispatch({
+        type: 'change_balances', project_id: p(input, 'project_id'), customer_id: p(input, 'customer_id'),
+        change, reference: body.value.reference ?? null, include_empty: includeEmpty.value,
+      });
       return respond(result, 200, (items) => ({ object: 'list', items, next_page: null, url: input.path }));
     });
   };
@@ -78,7 +83,7 @@ export const v2Routes: Route[] = [
       const bad = checkIds(input);
       if (bad !== null) return bad;
       const body = parseBody(virtualCurrencyCreateSchema, input.body);
-      return body.ok ? respond(createCurrency(sim.ctx, p(input, 'project_id'), body.value), 201) : errorResponse(body.error);
+      return body.ok ? respond(sim.dispatch({ type: 'create_currency', project_id: p(input, 'project_id'), body: body.value }), 201) : errorResponse(body.error);
     },
   },
   {
@@ -86,12 +91,12 @@ export const v2Routes: Route[] = [
     handler(sim, input) {
       const bad = checkIds(input);
       if (bad !== null) return bad;
-      return respond(paginate(listCurrencies(sim.ctx, p(input, 'project_id')), (c) => c.code, input.query, input.path));
+      return respond(paginate(listCurrencies(readView(sim.world()), p(input, 'project_id')), (c) => c.code, input.query, input.path));
     },
   },
   {
     method: 'GET', pattern: `${VC}/:code`, domain: 'project_configuration', summary: 'Get a virtual currency',
-    handler: (sim, input) => checkIds(input) ?? respond(getCurrency(sim.ctx, p(input, 'project_id'), p(input, 'code'))),
+    handler: (sim, input) => checkIds(input) ?? respond(getCurrency(readView(sim.world()), p(input, 'project_id'), p(input, 'code'))),
   },
   {
     method: 'POST', pattern: `${VC}/:code`, domain: 'project_configuration',
@@ -100,22 +105,22 @@ export const v2Routes: Route[] = [
       const bad = checkIds(input);
       if (bad !== null) return bad;
       const body = parseBody(virtualCurrencyUpdateSchema, input.body);
-      return body.ok ? respond(updateCurrency(sim.ctx, p(input, 'project_id'), p(input, 'code'), body.value)) : errorResponse(body.error);
+      return body.ok ? respond(sim.dispatch({ type: 'update_currency', project_id: p(input, 'project_id'), code: p(input, 'code'), body: body.value })) : errorResponse(body.error);
     },
   },
   {
     method: 'DELETE', pattern: `${VC}/:code`, domain: 'project_configuration', summary: 'Delete a virtual currency',
-    handler: (sim, input) => checkIds(input) ?? respond(deleteCurrency(sim.ctx, p(input, 'project_id'), p(input, 'code'))),
+    handler: (sim, input) => checkIds(input) ?? respond(sim.dispatch({ type: 'delete_currency', project_id: p(input, 'project_id'), code: p(input, 'code') })),
   },
   {
     method: 'GET', pattern: CUSTOMER, domain: 'customer_information', summary: 'Customer info: subscriptions and balances (simulator view)',
     handler(sim, input) {
       const bad = checkIds(input);
       if (bad !== null) return bad;
-      const customer = customerOf(sim.ctx, p(input, 'project_id'), p(input, 'customer_id'), false);
+      const customer = customerIn(sim.world(), p(input, 'project_id'), p(input, 'customer_id'));
       return customer === undefined
         ? errorResponse(fail('resource_missing', `Customer ${p(input, 'customer_id')} not found`, 'customer_id').error)
-        : json(200, customerView(sim.ctx, customer));
+        : json(200, customerView(readView(sim.world()), customer));
     },
   },
   {
@@ -125,7 +130,7 @@ export const v2Routes: Route[] = [
       if (bad !== null) return bad;
       const includeEmpty = queryBool(input.query, 'include_empty_balances');
       if (!includeEmpty.ok) return errorResponse(includeEmpty.error);
-      const balances = listBalances(sim.ctx, p(input, 'project_id'), p(input, 'customer_id'), includeEmpty.value);
+      const balances = listBalances(readView(sim.world()), p(input, 'project_id'), p(input, 'customer_id'), includeEmpty.value);
       if (!balances.ok) return errorResponse(balances.error);
       return respond(paginate(balances.value, (b) => b.currency_code, input.query, input.path));
     },

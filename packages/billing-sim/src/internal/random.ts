@@ -6,8 +6,8 @@
 /** A source of numbers in [0, 1), deterministic for a given seed. */
 export type Random = () => number;
 
-/** FNV-1a hash of a string to a 32-bit seed. */
-function hashSeed(seed: string): number {
+/** FNV-1a hash of a string to a 32-bit seed (the state a seeded PRNG starts from). */
+export function hashSeed(seed: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < seed.length; i++) {
     h ^= seed.charCodeAt(i);
@@ -23,13 +23,27 @@ function hashSeed(seed: string): number {
  * const rnd = seededRandom('demo'); rnd(); // always the same first number for 'demo'
  */
 export function seededRandom(seed: string): Random {
-  let a = hashSeed(seed);
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  return randomFromState(hashSeed(seed)).random;
+}
+
+/**
+ * Given a PRNG state (a uint32), returns the PRNG continuing from it and a reader of its current
+ * state, so a pure machine can keep the state in its data and resume from it.
+ *
+ * @example
+ * const r = randomFromState(hashSeed('demo')); r.random(); const saved = r.state();
+ */
+export function randomFromState(initial: number): { random: Random; state: () => number } {
+  let a = initial >>> 0;
+  return {
+    random: () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    },
+    state: () => a,
   };
 }
 

@@ -2,7 +2,7 @@
 import { balancesOf } from '@tenure/core';
 import { createRequestHandler } from '../http/handleRequest.js';
 import { createBillingSimulator, type BillingSimulator, type BillingSimulatorOptions } from '../sim/createSimulator.js';
-import { customerOf } from '../sim/context.js';
+import { customerIn } from '../sim/queries.js';
 import { scenarioSchema, type Scenario, type ScenarioStep } from './scenarioSchema.js';
 
 export interface StepResult {
@@ -104,7 +104,7 @@ export function runScenario(input: unknown, options: BillingSimulatorOptions = {
     }
     if ('expect_balances' in step) {
       const e = step.expect_balances;
-      const customer = customerOf(sim.ctx, e.project_id ?? projectId, e.customer_id, false);
+      const customer = customerIn(sim.world(), e.project_id ?? projectId, e.customer_id);
       const actual = customer === undefined ? {} : balancesOf(customer.ledger, sim.now());
       for (const [code, want] of Object.entries(e.balances)) {
         if ((actual[code] ?? 0) !== want) return `balance of ${code}: expected ${want}, got ${actual[code] ?? 0}`;

@@ -9,8 +9,8 @@ import {
   type Balances,
 } from '@tenure/core';
 import { fail, ok, type ApiErrorType, type Result } from './apiError.js';
-import { currenciesOf, customerOf, type SimContext } from './context.js';
-import { projectOf, type CustomerState, type SubscriptionState } from './state.js';
+import { currenciesOf, customerOf, peekCustomer, readProject, recordCredits, type SimContext } from './context.js';
+import type { CustomerState, SubscriptionState } from './state.js';
 
 /** A balance as the API returns it. */
 export interface BalanceResource {
@@ -51,9 +51,9 @@ export function toBalanceResources(
 
 /** A customer's balances, or 404 for a customer the project has never seen. */
 export function listBalances(ctx: SimContext, projectId: string, customerId: string, includeEmpty: boolean): Result<BalanceResource[]> {
-  const customer = customerOf(ctx, projectId, customerId, false);
+  const customer = peekCustomer(ctx, projectId, customerId);
   if (customer === undefined) return fail('resource_missing', `Customer ${customerId} not found`, 'customer_id');
-  return ok(toBalanceResources(ctx, projectId, balancesOf(customer.ledger, ctx.state.now), { include_empty: includeEmpty }));
+  return ok(toBalanceResources(ctx, projectId, balancesOf(customer.ledger, ctx.now), { include_empty: includeEmpty }));
 }
 
 export type BalanceChange =
@@ -74,11 +74,11 @@ export function changeBalances(
   reference: string | null,
   includeEmpty: boolean,
 ): Result<BalanceResource[]> {
-  const existing = customerOf(ctx, projectId, customerId, false);
+  const existing = peekCustomer(ctx, projectId, customerId);
   const ledger = existing?.ledger ?? emptyLedger();
-  const known = [...projectOf(ctx.state, projectId).currencies.keys()];
+  const known = [...readProject(ctx, projectId).currencies.keys()];
   const opts = { known_currencies: known, ...(reference === null ? {} : { reference }) };
-  const now = ctx.state.now;
+  const now = ctx.now;
   const outcome: AdjustmentOutcome =
     change.kind === 'set'
       ? setBalances(ledger, change.balances, now, opts)
@@ -89,10 +89,11 @@ export function changeBalances(
       : `adjustments.${outcome.error.currency}`;
     return fail(ERROR_TYPE_BY_ADJUSTMENT_ERROR[outcome.error.code], outcome.error.message, param);
   }
-  const customer = existing ?? customerOf(ctx, projectId, customerId, true);
+  const customer = customerOf(ctx, projectId, customerId, true);
   if (customer === undefined) return fail('server_error', 'customer could not be created');
   customer.ledger = outcome.ledger;
   customer.last_seen_at = now;
+  recordCredits(ctx, customer, outcome.entries);
   const codes = Object.keys(change.kind === 'set' ? change.balances : change.adjustments);
   return ok(toBalanceResources(ctx, projectId, outcome.balances, { include_empty: includeEmpty, only: codes }));
 }
@@ -117,7 +118,7 @@ export const subscriptionView = (s: SubscriptionState) => ({
 
 /** The customer view: subscriptions, one-time purchases, balances and credit lots. */
 export function customerView(ctx: SimContext, customer: CustomerState) {
-  const balances = balancesOf(customer.ledger, ctx.state.now);
+  const balances = balancesOf(customer.ledger, ctx.now);
   return {
     object: 'customer' as const,
     id: customer.id,

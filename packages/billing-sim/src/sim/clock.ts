@@ -3,12 +3,13 @@
  * cycle end or grace end, each ledger's next lot expiry), so it can never hold a stale job. Advancing
  * runs every job due in the span in time order, each at its own virtual instant.
  */
-import { expireCredits } from '@tenure/core';
+import { expireCredits, nextCreditExpiry } from '@tenure/core';
 import { fail, ok, type Result } from './apiError.js';
-import { emitCurrencyEvent, type SimContext } from './context.js';
+import { customerOf, emitCurrencyEvent, type SimContext } from './context.js';
+import { pmapForEach } from './persistentMap.js';
 import { expireNow, failChargeNow, renewNow } from './cycles.js';
 import { createMinHeap } from '../internal/minHeap.js';
-import type { CustomerState, SubscriptionState } from './state.js';
+import type { CustomerState, SubscriptionState, World } from './state.js';
 
 /** What a scheduled job does. */
 export type JobKind = 'credit_expiry' | 'grace_expiry' | 'expiration' | 'billing_failure' | 'trial_conversion' | 'renewal';
@@ -32,13 +33,12 @@ export interface Job {
 }
 
 interface LiveJob extends Job {
-  customer: CustomerState;
-  sub: SubscriptionState | null;
+  /** The subscription's place in its customer's list (0 for a credit expiry, index + 1 otherwise). */
+  localSeq: number;
   /** JOB_RANK of the kind, kept on the job for the heap's comparisons. */
   rank: number;
-  /** Creation order for ties: the customer's place in the scan, then the job's place among its own. */
+  /** The customer's creation order: ties at one instant run in it. */
   customerSeq: number;
-  localSeq: number;
 }
 
 function subscriptionJob(sub: SubscriptionState): { at: number; kind: JobKind } | null {
@@ -49,77 +49,67 @@ function subscriptionJob(sub: SubscriptionState): { at: number; kind: JobKind } 
   return { at: sub.period_end, kind: sub.period_type === 'TRIAL' ? 'trial_conversion' : 'renewal' };
 }
 
-/** When the customer's next expiring lot expires, or +Infinity. */
-function nextCreditExpiry(customer: CustomerState): number {
-  let next = Number.POSITIVE_INFINITY;
-  for (const lot of customer.ledger.lots) if (lot.expires_at !== null && lot.expires_at < next) next = lot.expires_at;
-  return next;
-}
+/** When the customer's next expiring lot expires (core `nextCreditExpiry`). */
+const creditExpiryOf = (customer: CustomerState): number | null => nextCreditExpiry(customer.ledger);
 
-function liveJob(
-  projectId: string,
-  customer: CustomerState,
-  customerSeq: number,
-  localSeq: number,
-  at: number,
-  kind: JobKind,
-  sub: SubscriptionState | null,
-): LiveJob {
+function liveJob(customer: CustomerState, localSeq: number, at: number, kind: JobKind, subscriptionId: string | null): LiveJob {
+  // One literal with every field in one order: the heap compares these objects millions of times.
   return {
     at,
     kind,
-    project_id: projectId,
+    project_id: customer.project_id,
     customer_id: customer.id,
-    subscription_id: sub === null ? null : sub.id,
-    customer,
-    sub,
-    rank: JOB_RANK[kind],
-    customerSeq,
+    subscription_id: subscriptionId,
     localSeq,
+    rank: JOB_RANK[kind],
+    customerSeq: customer.seq,
   };
 }
 
 /** One customer's jobs, derived from its state: its next credit expiry, then one per live subscription. */
-function customerJobs(projectId: string, customer: CustomerState, customerSeq: number, out: LiveJob[]): void {
-  const expiry = nextCreditExpiry(customer);
-  if (expiry !== Number.POSITIVE_INFINITY) out.push(liveJob(projectId, customer, customerSeq, 0, expiry, 'credit_expiry', null));
+function customerJobs(customer: CustomerState, out: LiveJob[]): void {
+  const expiry = creditExpiryOf(customer);
+  if (expiry !== null) out.push(liveJob(customer, 0, expiry, 'credit_expiry', null));
   const subs = customer.subscriptions;
   for (let index = 0; index < subs.length; index += 1) {
     const sub = subs[index]!;
     const job = subscriptionJob(sub);
-    if (job !== null) out.push(liveJob(projectId, customer, customerSeq, index + 1, job.at, job.kind, sub));
+    if (job !== null) out.push(liveJob(customer, index + 1, job.at, job.kind, sub.id));
   }
 }
 
 const compareJobs = (a: LiveJob, b: LiveJob) =>
   a.at - b.at || a.rank - b.rank || a.customerSeq - b.customerSeq || a.localSeq - b.localSeq;
 
-function liveJobs(ctx: SimContext): LiveJob[] {
+function liveJobs(world: World): LiveJob[] {
   const jobs: LiveJob[] = [];
-  let customerSeq = 0;
-  for (const project of ctx.state.projects.values()) {
-    for (const customer of project.customers.values()) customerJobs(project.id, customer, customerSeq++, jobs);
-  }
+  pmapForEach(world.projects, (project) => pmapForEach(project.customers, (customer) => customerJobs(customer, jobs)));
   return jobs.sort(compareJobs);
 }
 
 /** A queued job is still live when its customer's state still derives the same job. */
-function isStillLive(job: LiveJob): boolean {
-  if (job.sub === null) return nextCreditExpiry(job.customer) === job.at;
-  const current = subscriptionJob(job.sub);
+function isStillLive(job: LiveJob, customer: CustomerState): boolean {
+  if (job.subscription_id === null) return creditExpiryOf(customer) === job.at;
+  const sub = customer.subscriptions[job.localSeq - 1];
+  const current = sub === undefined ? null : subscriptionJob(sub);
   return current !== null && current.kind === job.kind && current.at === job.at;
 }
 
-/** The jobs waiting on the clock, soonest first. */
-export function pendingJobs(ctx: SimContext): Job[] {
-  return liveJobs(ctx).map(({ at, kind, project_id, customer_id, subscription_id }) => ({ at, kind, project_id, customer_id, subscription_id }));
+/**
+ * Given a world, returns the jobs waiting on its clock, soonest first.
+ *
+ * @example
+ * pendingJobs(world)[0]?.kind; // 'credit_expiry'
+ */
+export function pendingJobs(world: World): Job[] {
+  return liveJobs(world).map(({ at, kind, project_id, customer_id, subscription_id }) => ({ at, kind, project_id, customer_id, subscription_id }));
 }
 
-function runJob(ctx: SimContext, job: LiveJob): void {
-  const { customer, sub } = job;
+function runJob(ctx: SimContext, job: LiveJob, customer: CustomerState): void {
+  const sub = job.subscription_id === null ? null : (customer.subscriptions[job.localSeq - 1] ?? null);
   switch (job.kind) {
     case 'credit_expiry': {
-      const { ledger, entries } = expireCredits(customer.ledger, ctx.state.now);
+      const { ledger, entries } = expireCredits(customer.ledger, ctx.now);
       customer.ledger = ledger;
       emitCurrencyEvent(ctx, customer, entries, null, null);
       return;
@@ -154,23 +144,26 @@ const MAX_JOBS_PER_ADVANCE = 10_000_000;
  * advance instead of a full re-derivation per job.
  */
 export function advanceTo(ctx: SimContext, target: number): Result<{ now: number; jobs_run: Job[] }> {
-  if (!Number.isSafeInteger(target) || target < ctx.state.now) {
+  if (!Number.isSafeInteger(target) || target < ctx.now) {
     return fail('parameter_error', 'The clock can only move forward', 'to');
   }
-  const heap = createMinHeap(compareJobs, liveJobs(ctx));
+  // Jobs are derived from the world the transition started from: a transition runs jobs before
+  // anything else, so no customer has been changed yet.
+  const heap = createMinHeap(compareJobs, liveJobs(ctx.base));
   const ran: Job[] = [];
   while (ran.length < MAX_JOBS_PER_ADVANCE) {
     const next = heap.pop();
     if (next === undefined || next.at > target) {
-      ctx.state.now = target;
+      ctx.now = target;
       return ok({ now: target, jobs_run: ran });
     }
-    if (!isStillLive(next)) continue;
-    ctx.state.now = Math.max(ctx.state.now, next.at);
-    runJob(ctx, next);
+    const customer = customerOf(ctx, next.project_id, next.customer_id, false);
+    if (customer === undefined || !isStillLive(next, customer)) continue;
+    ctx.now = Math.max(ctx.now, next.at);
+    runJob(ctx, next, customer);
     ran.push({ at: next.at, kind: next.kind, project_id: next.project_id, customer_id: next.customer_id, subscription_id: next.subscription_id });
     const again: LiveJob[] = [];
-    customerJobs(next.project_id, next.customer, next.customerSeq, again);
+    customerJobs(customer, again);
     for (const job of again) heap.push(job);
   }
   return fail('unprocessable_entity_error', `More than ${MAX_JOBS_PER_ADVANCE} jobs in one advance; advance in smaller steps`, 'to');

@@ -1,6 +1,9 @@
 /**
- * What every simulator operation works on: the state, the settings, the seeded id makers and the
- * event sink; plus the helpers they share (customers, grants and their webhook events).
+ * The working copy of one transition: what every simulator operation reads and writes. It starts
+ * from a world, copies a customer the first time an operation touches it (so the world it started
+ * from never changes), records the webhook events and credit changes instead of sending them, and
+ * `commitDraft` turns it into the next world. Plus the helpers operations share (customers, grants
+ * and their webhook events).
  */
 import {
   applyGrants,
@@ -10,32 +13,131 @@ import {
   type LedgerEntry,
   type VirtualCurrency,
 } from '@tenure/core';
-import { hexFrom, uuidFrom, type Random } from '../internal/random.js';
+import { hexFrom, randomFromState, uuidFrom, type Random } from '../internal/random.js';
+import { pmapGet, pmapSet, pmapSetAll, type PMap } from './persistentMap.js';
 import type { Product } from './products.js';
-import { projectOf, type CustomerState, type SimState } from './state.js';
+import {
+  emptyProject,
+  type CurrencyRecord,
+  type CustomerState,
+  type EventSettings,
+  type IdempotencyRecord,
+  type OwnerRef,
+  type ProjectState,
+  type SubscriptionState,
+  type World,
+} from './state.js';
 import { virtualCurrencyEvent, type EventContext, type VcAdjustment, type WebhookBody } from './webhookEvents.js';
 
-/** Settings of the emitted events. */
-export interface EventSettings {
-  app_id: string;
-  store: string;
-  environment: 'SANDBOX' | 'PRODUCTION';
-  default_project_id: string;
-  country_code: string;
+/** One change to a customer's credits: the ledger entries, with whose ledger they changed. */
+export interface CreditChange {
+  project_id: string;
+  customer_id: string;
+  entries: LedgerEntry[];
+}
+
+/** A project being changed: its currencies and idempotency keys as copied on first write. */
+interface ProjectDraft {
+  base: ProjectState;
+  currencies: Map<string, CurrencyRecord> | null;
+  idempotency: PMap<IdempotencyRecord> | null;
+  /** Customers copied in this transition, by id. */
+  customers: Map<string, CustomerState>;
 }
 
 export interface SimContext {
-  state: SimState;
-  settings: EventSettings;
-  random: Random;
-  /** Records an event and hands it to the outbox. */
-  emit(body: WebhookBody): void;
+  readonly base: World;
+  /** Virtual time of the operation (moves forward while the clock runs jobs). */
+  now: number;
+  readonly settings: EventSettings;
+  readonly random: Random;
+  /** Webhook bodies emitted, in order. */
+  readonly events: WebhookBody[];
+  /** Credit ledger changes, in order. */
+  readonly grants: CreditChange[];
+  seq: number;
+  customerSeq: number;
+  products: Map<string, Product> | null;
+  readonly projects: Map<string, ProjectDraft>;
+  readonly subscriptions: Map<string, OwnerRef>;
+  readonly purchases: Map<string, OwnerRef>;
+  readonly rngState: () => number;
+}
+
+/** Starts the working copy of a transition from a world. */
+export function beginDraft(world: World): SimContext {
+  const rng = randomFromState(world.rng);
+  return {
+    base: world,
+    now: world.now,
+    settings: world.settings,
+    random: rng.random,
+    events: [],
+    grants: [],
+    seq: world.seq,
+    customerSeq: world.customer_seq,
+    products: null,
+    projects: new Map(),
+    subscriptions: new Map(),
+    purchases: new Map(),
+    rngState: rng.state,
+  };
+}
+
+const copyCustomer = (c: CustomerState): CustomerState => ({
+  ...c,
+  subscriptions: c.subscriptions.map((s) => ({ ...s })),
+  purchases: c.purchases.map((p) => ({ ...p })),
+});
+
+function projectDraft(ctx: SimContext, projectId: string): ProjectDraft {
+  let draft = ctx.projects.get(projectId);
+  if (draft === undefined) {
+    const base = pmapGet(ctx.base.projects, projectId) ?? emptyProject(projectId);
+    draft = { base, currencies: null, idempotency: null, customers: new Map() };
+    ctx.projects.set(projectId, draft);
+  }
+  return draft;
+}
+
+/** The project as the transition sees it so far (read only). */
+export function readProject(ctx: SimContext, projectId: string): { currencies: ReadonlyMap<string, CurrencyRecord>; base: ProjectState } {
+  const draft = ctx.projects.get(projectId);
+  const base = draft?.base ?? pmapGet(ctx.base.projects, projectId) ?? emptyProject(projectId);
+  return { currencies: draft?.currencies ?? base.currencies, base };
+}
+
+/** The project's currencies, writable (copied on first write). */
+export function writableCurrencies(ctx: SimContext, projectId: string): Map<string, CurrencyRecord> {
+  const draft = projectDraft(ctx, projectId);
+  draft.currencies ??= new Map(draft.base.currencies);
+  return draft.currencies;
+}
+
+/** The project's idempotency keys as the transition sees them. */
+export function readIdempotency(ctx: SimContext, projectId: string): PMap<IdempotencyRecord> {
+  const draft = ctx.projects.get(projectId);
+  return draft?.idempotency ?? (draft?.base ?? pmapGet(ctx.base.projects, projectId) ?? emptyProject(projectId)).idempotency;
+}
+
+/** Replaces the project's idempotency keys. */
+export function setIdempotency(ctx: SimContext, projectId: string, next: PMap<IdempotencyRecord>): void {
+  projectDraft(ctx, projectId).idempotency = next;
+}
+
+/** The product catalog as the transition sees it. */
+export const productsOf = (ctx: SimContext): ReadonlyMap<string, Product> => ctx.products ?? ctx.base.products;
+
+/** The catalog, writable (copied on first write). */
+export function writableProducts(ctx: SimContext): Map<string, Product> {
+  ctx.products ??= new Map(ctx.base.products);
+  return ctx.products;
 }
 
 /** A fresh event context at the current virtual time. */
 export const eventContext = (ctx: SimContext): EventContext => ({
   id: uuidFrom(ctx.random),
-  at: ctx.state.now,
+  at: ctx.now,
   app_id: ctx.settings.app_id,
   store: ctx.settings.store,
   environment: ctx.settings.environment,
@@ -43,41 +145,74 @@ export const eventContext = (ctx: SimContext): EventContext => ({
 
 /** A new store transaction id (digits, as the App Store's look). */
 export const newTransactionId = (ctx: SimContext): string => {
-  ctx.state.seq += 1;
-  return `2000000${String(ctx.state.seq).padStart(9, '0')}`;
+  ctx.seq += 1;
+  return `2000000${String(ctx.seq).padStart(9, '0')}`;
 };
 
 /** A new virtual currency transaction id. */
 export const newVcTransactionId = (ctx: SimContext): string => `vctx_${hexFrom(ctx.random, 16)}`;
 
-/** Returns the customer, creating it (first seen now) when `create` is set. */
+/** Returns the customer as stored, without copying it (read only), or undefined. */
+export function peekCustomer(ctx: SimContext, projectId: string, customerId: string): CustomerState | undefined {
+  const draft = ctx.projects.get(projectId);
+  const copied = draft?.customers.get(customerId);
+  if (copied !== undefined) return copied;
+  const base = draft?.base ?? pmapGet(ctx.base.projects, projectId);
+  return base === undefined ? undefined : pmapGet(base.customers, customerId);
+}
+
+/**
+ * Returns the customer, writable (copied into the transition on first access), creating it (first
+ * seen now) when `create` is set.
+ */
 export function customerOf(ctx: SimContext, projectId: string, customerId: string, create: boolean): CustomerState | undefined {
-  const project = projectOf(ctx.state, projectId);
-  let customer = project.customers.get(customerId);
-  if (customer === undefined && create) {
-    customer = {
-      id: customerId,
-      project_id: projectId,
-      first_seen_at: ctx.state.now,
-      last_seen_at: ctx.state.now,
-      ledger: emptyLedger(),
-      subscriptions: [],
-      purchases: [],
-    };
-    project.customers.set(customerId, customer);
+  const draft = projectDraft(ctx, projectId);
+  const copied = draft.customers.get(customerId);
+  if (copied !== undefined) return copied;
+  const stored = pmapGet(draft.base.customers, customerId);
+  if (stored !== undefined) {
+    const copy = copyCustomer(stored);
+    draft.customers.set(customerId, copy);
+    return copy;
   }
+  if (!create) return undefined;
+  ctx.customerSeq += 1;
+  const customer: CustomerState = {
+    id: customerId,
+    project_id: projectId,
+    seq: ctx.customerSeq,
+    first_seen_at: ctx.now,
+    last_seen_at: ctx.now,
+    ledger: emptyLedger(),
+    subscriptions: [],
+    purchases: [],
+  };
+  draft.customers.set(customerId, customer);
   return customer;
 }
 
+/** Finds a subscription by id in any project, writable. */
+export function findSubscription(ctx: SimContext, id: string): { customer: CustomerState; sub: SubscriptionState } | undefined {
+  const owner = ctx.subscriptions.get(id) ?? pmapGet(ctx.base.subscriptions, id);
+  if (owner === undefined) return undefined;
+  const customer = customerOf(ctx, owner.project_id, owner.customer_id, false);
+  const sub = customer?.subscriptions.find((s) => s.id === id);
+  return customer === undefined || sub === undefined ? undefined : { customer, sub };
+}
+
+/** Finds the owner of a one-time purchase. */
+export const purchaseOwner = (ctx: SimContext, transactionId: string): OwnerRef | undefined =>
+  ctx.purchases.get(transactionId) ?? pmapGet(ctx.base.purchases, transactionId);
+
 /** The project's currencies, in creation order. */
 export const currenciesOf = (ctx: SimContext, projectId: string): VirtualCurrency[] =>
-  [...projectOf(ctx.state, projectId).currencies.values()].map((r) => r.currency);
+  [...readProject(ctx, projectId).currencies.values()].map((r) => r.currency);
 
 /** Sums ledger entries per currency into webhook adjustments (zero sums left out). */
 export function toAdjustments(ctx: SimContext, projectId: string, entries: readonly LedgerEntry[]): VcAdjustment[] {
   const sums = new Map<string, number>();
   for (const e of entries) sums.set(e.currency, (sums.get(e.currency) ?? 0) + e.amount);
-  const currencies = projectOf(ctx.state, projectId).currencies;
+  const currencies = readProject(ctx, projectId).currencies;
   const out: VcAdjustment[] = [];
   for (const [code, amount] of sums) {
     if (amount === 0) continue;
@@ -87,7 +222,12 @@ export function toAdjustments(ctx: SimContext, projectId: string, entries: reado
   return out;
 }
 
-/** Emits one VIRTUAL_CURRENCY_TRANSACTION for these entries, if they change anything. */
+/** Records a credit change of a customer (nothing when there are no entries). */
+export function recordCredits(ctx: SimContext, customer: CustomerState, entries: readonly LedgerEntry[]): void {
+  if (entries.length > 0) ctx.grants.push({ project_id: customer.project_id, customer_id: customer.id, entries: [...entries] });
+}
+
+/** Records the credit change and emits one VIRTUAL_CURRENCY_TRANSACTION for it, if it changes anything. */
 export function emitCurrencyEvent(
   ctx: SimContext,
   customer: CustomerState,
@@ -95,9 +235,10 @@ export function emitCurrencyEvent(
   product: Product | null,
   transactionId: string | null,
 ): void {
+  recordCredits(ctx, customer, entries);
   const adjustments = toAdjustments(ctx, customer.project_id, entries);
   if (adjustments.length === 0) return;
-  ctx.emit(virtualCurrencyEvent(eventContext(ctx), customer, adjustments, product, newVcTransactionId(ctx), transactionId));
+  ctx.events.push(virtualCurrencyEvent(eventContext(ctx), customer, adjustments, product, newVcTransactionId(ctx), transactionId));
 }
 
 /**
@@ -116,10 +257,39 @@ export function grantFor(
     product_id: product.id,
     kind,
     cycle_ends_at: cycleEndsAt,
-    at: ctx.state.now,
+    at: ctx.now,
   });
   const { ledger, entries } = applyGrants(customer.ledger, planned);
   customer.ledger = ledger;
   emitCurrencyEvent(ctx, customer, entries, product, transactionId);
   return entries;
+}
+
+/** Turns the working copy into the next world; the world it started from is unchanged. */
+export function commitDraft(ctx: SimContext): World {
+  let projects = ctx.base.projects;
+  for (const [id, draft] of ctx.projects) {
+    const touched = draft.currencies !== null || draft.idempotency !== null || draft.customers.size > 0;
+    if (!touched) continue;
+    const customers = draft.customers.size === 0 ? draft.base.customers : pmapSetAll(draft.base.customers, draft.customers);
+    projects = pmapSet(projects, id, {
+      id,
+      currencies: draft.currencies ?? draft.base.currencies,
+      customers,
+      idempotency: draft.idempotency ?? draft.base.idempotency,
+    });
+  }
+  const subscriptions = ctx.subscriptions.size === 0 ? ctx.base.subscriptions : pmapSetAll(ctx.base.subscriptions, ctx.subscriptions);
+  const purchases = ctx.purchases.size === 0 ? ctx.base.purchases : pmapSetAll(ctx.base.purchases, ctx.purchases);
+  return {
+    settings: ctx.settings,
+    now: ctx.now,
+    seq: ctx.seq,
+    customer_seq: ctx.customerSeq,
+    rng: ctx.rngState(),
+    products: ctx.products ?? ctx.base.products,
+    projects,
+    subscriptions,
+    purchases,
+  };
 }

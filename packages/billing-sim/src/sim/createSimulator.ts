@@ -1,6 +1,7 @@
 /**
- * The billing simulator's state machine: projects, currencies, customers, subscriptions and ledgers
- * on a virtual clock, plus the webhook outbox. Framework-free; the HTTP binding and the CLI sit on top.
+ * The simulator facade: holds the current world of the pure machine (`transition`), runs commands at
+ * the virtual clock's time and applies their effects (history, listeners, webhook outbox). The HTTP
+ * binding, scenarios and the CLI sit on top.
  */
 import { parseDuration, addDuration } from '../internal/duration.js';
 import { seededRandom } from '../internal/random.js';
@@ -15,9 +16,13 @@ import {
 import { realScheduler, type Scheduler } from '../delivery/scheduler.js';
 import { fetchTransport, type Transport } from '../delivery/transport.js';
 import { fail, type Result } from './apiError.js';
-import { advanceTo, pendingJobs, type Job } from './clock.js';
-import type { EventSettings, SimContext } from './context.js';
-import { toProduct, type ProductInput } from './products.js';
+import { pendingJobs, type Job } from './clock.js';
+import { VIRTUAL_CLOCK_END } from './clockBounds.js';
+import type { CommandOf, CommandValues, SimCommandType } from './commands.js';
+import { lookupKey } from './idempotency.js';
+import { toProduct, type Product, type ProductInput } from './products.js';
+import { createWorld, type EventSettings, type IdempotencyRecord, type World } from './state.js';
+import { transition } from './transition.js';
 import type { WebhookBody } from './webhookEvents.js';
 
 export interface BillingSimulatorOptions {
@@ -35,20 +40,26 @@ export interface BillingSimulatorOptions {
   environment?: 'SANDBOX' | 'PRODUCTION';
   default_project_id?: string;
   country_code?: string;
-  /** Products to put in the catalog at start. */
+  /** Products to put in the catalog at start (and back after a reset). */
   products?: ProductInput[];
 }
 
 export interface BillingSimulator {
-  /** The state and helpers every operation works on. */
-  readonly ctx: SimContext;
   readonly outbox: Outbox;
   readonly seed: string;
+  /** The default project and the fields of emitted events. */
+  readonly settings: EventSettings;
+  /** The current world: immutable data, replaced by every command. */
+  world(): World;
+  /** Runs one command at the current virtual time and applies its effects (events delivered, listeners called). */
+  dispatch<T extends SimCommandType>(command: CommandOf<T>): Result<CommandValues[T]>;
   now(): number;
   /** Moves the virtual clock by an ISO 8601 duration or ms, running every job due. */
   advanceBy(by: string | number): Result<{ now: number; jobs_run: Job[] }>;
   advanceTo(at: number): Result<{ now: number; jobs_run: Job[] }>;
   pendingJobs(): Job[];
+  /** The remembered response to an Idempotency-Key of a project (forgotten after 24 h of virtual time). */
+  idempotencyRecord(projectId: string, key: string): IdempotencyRecord | undefined;
   /** Every webhook body emitted so far, in order. */
   events(): WebhookBody[];
   /** How many webhook bodies were emitted so far (cheap, unlike `events().length`). */
@@ -61,6 +72,14 @@ export interface BillingSimulator {
   /** Changes the webhook target, retry schedule or faults; omitted fields keep their value. */
   configureWebhook(input: WebhookConfigInput): WebhookConfig;
   deliveries(): DeliveryRecord[];
+  /**
+   * Clears the world: customers, subscriptions, currencies, ledgers, idempotency keys, products added
+   * since the start (the `products` option stays), the event history and the delivery log (pending
+   * retries are cancelled); the clock goes back to where it started, or to `now`. The PRNGs restart
+   * from the seed, so the same steps after a reset give the same ids as after the start. The webhook
+   * configuration and event listeners are kept.
+   */
+  reset(options?: { now?: number }): Result<{ now: number }>;
   close(): void;
 }
 
@@ -81,6 +100,14 @@ function mergeWebhook(current: WebhookConfig, input: WebhookConfigInput): Webhoo
     timeout_ms: input.timeout_ms ?? current.timeout_ms,
     faults: input.faults === undefined ? current.faults : faultsSchema.parse(input.faults),
   };
+}
+
+function initialProducts(inputs: readonly ProductInput[]): Product[] {
+  return inputs.map((p) => {
+    const r = toProduct(p);
+    if (!r.ok) throw new Error(`product ${p.id}: ${r.message}`);
+    return r.product;
+  });
 }
 
 /**
@@ -104,6 +131,9 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
     { url: null, authorization: null, retry_schedule_ms: scheduleOf('real'), timeout_ms: 60_000, faults: NO_FAULTS },
     options.webhook ?? {},
   );
+  const start = options.now ?? DEFAULT_START;
+  const products = initialProducts(options.products ?? []);
+  let world = createWorld(settings, seed, start, products);
   const history: WebhookBody[] = [];
   const listeners = new Set<(body: WebhookBody) => void>();
   const outbox = createOutbox({
@@ -112,33 +142,34 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
     transport: options.transport ?? fetchTransport(),
     random: seededRandom(`${seed}:faults`),
   });
-  const ctx: SimContext = {
-    state: { now: options.now ?? DEFAULT_START, projects: new Map(), subscriptions: new Map(), products: new Map(), seq: 0 },
-    settings,
-    random: seededRandom(seed),
-    emit(body) {
+
+  function run<T extends SimCommandType>(command: CommandOf<T>, at: number): Result<CommandValues[T]> {
+    const out = transition(world, command, at);
+    if (!out.ok) return out;
+    world = out.world;
+    for (const body of out.events) {
       history.push(body);
       outbox.enqueue(body);
       for (const l of listeners) l(body);
-    },
-  };
-  for (const p of options.products ?? []) {
-    const r = toProduct(p);
-    if (!r.ok) throw new Error(`product ${p.id}: ${r.message}`);
-    ctx.state.products.set(r.product.id, r.product);
+    }
+    return { ok: true, value: out.value };
   }
+
   return {
-    ctx,
     outbox,
     seed,
-    now: () => ctx.state.now,
+    settings,
+    world: () => world,
+    dispatch: (command) => run(command, world.now),
+    now: () => world.now,
     advanceBy(by) {
       const d = parseDuration(by);
       if (d === null) return fail('parameter_error', 'Expected an ISO 8601 duration or ms > 0', 'by');
-      return advanceTo(ctx, addDuration(ctx.state.now, d));
+      return run({ type: 'advance' }, addDuration(world.now, d));
     },
-    advanceTo: (at) => advanceTo(ctx, at),
-    pendingJobs: () => pendingJobs(ctx),
+    advanceTo: (at) => run({ type: 'advance' }, at),
+    pendingJobs: () => pendingJobs(world),
+    idempotencyRecord: (projectId, key) => lookupKey(world, projectId, key),
     events: () => [...history],
     eventCount: () => history.length,
     eventsSince: (index) => history.slice(index),
@@ -152,6 +183,16 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
       return webhook;
     },
     deliveries: () => outbox.log(),
+    reset(resetOptions = {}) {
+      const at = resetOptions.now ?? start;
+      if (!Number.isSafeInteger(at) || at < 0 || at > VIRTUAL_CLOCK_END) {
+        return fail('parameter_error', 'now must be an instant up to 2100-01-01T00:00:00Z', 'now');
+      }
+      world = createWorld(settings, seed, at, products);
+      history.length = 0;
+      outbox.reset(seededRandom(`${seed}:faults`));
+      return { ok: true, value: { now: at } };
+    },
     close: () => outbox.close(),
   };
 }

@@ -7,10 +7,12 @@ import {
   virtualCurrencyUpdateSchema,
   type VirtualCurrency,
 } from '@tenure/core';
+import { removeCurrency } from '@tenure/core';
 import type { z } from 'zod';
 import { fail, ok, type Result } from './apiError.js';
-import type { SimContext } from './context.js';
-import { projectOf, type CurrencyRecord } from './state.js';
+import { customerOf, peekCustomer, readProject, writableCurrencies, type SimContext } from './context.js';
+import { pmapForEach } from './persistentMap.js';
+import type { CurrencyRecord } from './state.js';
 
 /** A currency as the API returns it. */
 export interface VirtualCurrencyResource {
@@ -57,15 +59,15 @@ export function createCurrency(
   projectId: string,
   body: z.output<typeof virtualCurrencyCreateSchema>,
 ): Result<VirtualCurrencyResource> {
-  const project = projectOf(ctx.state, projectId);
-  if (project.currencies.has(body.code)) {
+  const currencies = readProject(ctx, projectId).currencies;
+  if (currencies.has(body.code)) {
     return fail('resource_already_exists', `A virtual currency with code ${body.code} already exists`, 'code');
   }
-  if (project.currencies.size >= MAX_CURRENCIES_PER_PROJECT) {
+  if (currencies.size >= MAX_CURRENCIES_PER_PROJECT) {
     return fail('unprocessable_entity_error', `A project can have at most ${MAX_CURRENCIES_PER_PROJECT} virtual currencies`, 'code');
   }
-  const record: CurrencyRecord = { currency: createVirtualCurrency(body), created_at: ctx.state.now };
-  project.currencies.set(body.code, record);
+  const record: CurrencyRecord = { currency: createVirtualCurrency(body), created_at: ctx.now };
+  writableCurrencies(ctx, projectId).set(body.code, record);
   return ok(toResource(projectId, record));
 }
 
@@ -76,35 +78,40 @@ export function updateCurrency(
   code: string,
   body: z.output<typeof virtualCurrencyUpdateSchema>,
 ): Result<VirtualCurrencyResource> {
-  const record = projectOf(ctx.state, projectId).currencies.get(code);
+  const record = readProject(ctx, projectId).currencies.get(code);
   if (record === undefined) return fail('resource_missing', `Virtual currency ${code} not found`, 'virtual_currency_code');
-  record.currency = updateVirtualCurrency(record.currency, body);
-  return ok(toResource(projectId, record));
+  const next: CurrencyRecord = { ...record, currency: updateVirtualCurrency(record.currency, body) };
+  writableCurrencies(ctx, projectId).set(code, next);
+  return ok(toResource(projectId, next));
 }
 
 /** Returns one currency, or 404. */
 export function getCurrency(ctx: SimContext, projectId: string, code: string): Result<VirtualCurrencyResource> {
-  const record = projectOf(ctx.state, projectId).currencies.get(code);
+  const record = readProject(ctx, projectId).currencies.get(code);
   return record === undefined
     ? fail('resource_missing', `Virtual currency ${code} not found`, 'virtual_currency_code')
     : ok(toResource(projectId, record));
 }
 
-/** Deletes a currency and every customer's balance of it. */
+/** Deletes a currency and every customer's balance of it (core `removeCurrency`). */
 export function deleteCurrency(
   ctx: SimContext,
   projectId: string,
   code: string,
 ): Result<{ object: 'virtual_currency'; id: string; deleted_at: number }> {
-  const project = projectOf(ctx.state, projectId);
-  if (!project.currencies.delete(code)) return fail('resource_missing', `Virtual currency ${code} not found`, 'virtual_currency_code');
-  for (const customer of project.customers.values()) {
-    customer.ledger = { ...customer.ledger, lots: customer.ledger.lots.filter((l) => l.currency !== code) };
-  }
-  return ok({ object: 'virtual_currency', id: code, deleted_at: ctx.state.now });
+  const project = readProject(ctx, projectId);
+  if (!project.currencies.has(code)) return fail('resource_missing', `Virtual currency ${code} not found`, 'virtual_currency_code');
+  writableCurrencies(ctx, projectId).delete(code);
+  pmapForEach(project.base.customers, (stored) => {
+    const current = peekCustomer(ctx, projectId, stored.id) ?? stored;
+    if (!current.ledger.lots.some((l) => l.currency === code)) return;
+    const customer = customerOf(ctx, projectId, stored.id, false);
+    if (customer !== undefined) customer.ledger = removeCurrency(customer.ledger, code).ledger;
+  });
+  return ok({ object: 'virtual_currency', id: code, deleted_at: ctx.now });
 }
 
 /** All currencies of a project, in creation order. */
 export function listCurrencies(ctx: SimContext, projectId: string): VirtualCurrencyResource[] {
-  return [...projectOf(ctx.state, projectId).currencies.values()].map((r) => toResource(projectId, r));
+  return [...readProject(ctx, projectId).currencies.values()].map((r) => toResource(projectId, r));
 }

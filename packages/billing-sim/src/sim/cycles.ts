@@ -3,10 +3,10 @@
  * conversion), billing failure, expiry. Each emits the billing service's webhooks and applies grants.
  */
 import { addDuration, parseDuration, type Duration } from '../internal/duration.js';
-import { eventContext, grantFor, newTransactionId, type SimContext } from './context.js';
+import { eventContext, grantFor, newTransactionId, productsOf, type SimContext } from './context.js';
 import type { Product } from './products.js';
 import type { CustomerState, SubscriptionState } from './state.js';
-import { lifecycleEvent, type LifecycleType } from './webhookEvents.js';
+import { lifecycleEvent, type LifecycleExtras, type LifecycleType } from './webhookEvents.js';
 
 /** The billing period of a subscription product. */
 export const periodOf = (product: Product): Duration =>
@@ -14,20 +14,20 @@ export const periodOf = (product: Product): Duration =>
 
 /** The product of a subscription (products cannot be deleted, so it is always there). */
 export function productOfSub(ctx: SimContext, sub: SubscriptionState): Product {
-  const product = ctx.state.products.get(sub.product_id);
+  const product = productsOf(ctx).get(sub.product_id);
   if (product === undefined) throw new Error(`product ${sub.product_id} vanished`);
   return product;
 }
 
 /** Emits one lifecycle webhook for a subscription at the current virtual time. */
-export function emitLifecycle(
+export function emitLifecycle<T extends LifecycleType>(
   ctx: SimContext,
-  type: LifecycleType,
+  type: T,
   customer: CustomerState,
   sub: SubscriptionState,
-  extra: Record<string, unknown> = {},
+  extra: LifecycleExtras[T],
 ): void {
-  ctx.emit(lifecycleEvent(type, eventContext(ctx), customer, sub, productOfSub(ctx, sub), extra));
+  ctx.events.push(lifecycleEvent(type, eventContext(ctx), customer, sub, productOfSub(ctx, sub), extra));
 }
 
 /**
@@ -35,7 +35,7 @@ export function emitLifecycle(
  * change. Emits RENEWAL (with `is_trial_conversion`) and grants the product's renewal credits.
  */
 export function renewNow(ctx: SimContext, customer: CustomerState, sub: SubscriptionState, restartCycles: boolean): void {
-  const now = ctx.state.now;
+  const now = ctx.now;
   const wasTrial = sub.period_type === 'TRIAL';
   if (sub.pending_product_id !== null) {
     sub.product_id = sub.pending_product_id;
@@ -63,7 +63,7 @@ export function renewNow(ctx: SimContext, customer: CustomerState, sub: Subscrip
 /** Ends a subscription now with EXPIRATION and the given reason. */
 export function expireNow(ctx: SimContext, customer: CustomerState, sub: SubscriptionState, reason: string): void {
   sub.status = 'expired';
-  sub.expired_at = ctx.state.now;
+  sub.expired_at = ctx.now;
   sub.auto_renew = false;
   sub.grace_expires_at = null;
   emitLifecycle(ctx, 'EXPIRATION', customer, sub, { expiration_reason: reason });
@@ -75,7 +75,7 @@ export function expireNow(ctx: SimContext, customer: CustomerState, sub: Subscri
  * for recovery (RENEWAL) or the grace end (EXPIRATION).
  */
 export function failChargeNow(ctx: SimContext, customer: CustomerState, sub: SubscriptionState, graceMs: number | null): void {
-  const now = ctx.state.now;
+  const now = ctx.now;
   sub.fail_next_renewal = null;
   sub.failed_at = now;
   sub.period_end = Math.min(sub.period_end, now);
@@ -96,7 +96,7 @@ export function firstCycle(
   product: Product,
   trial: Duration | null,
 ): Pick<SubscriptionState, 'period_type' | 'period_start' | 'period_end' | 'cycle_anchor' | 'cycle_index' | 'status'> {
-  const now = ctx.state.now;
+  const now = ctx.now;
   if (trial !== null) {
     const end = addDuration(now, trial);
     return { period_type: 'TRIAL', period_start: now, period_end: end, cycle_anchor: end, cycle_index: 0, status: 'trialing' };

@@ -2,14 +2,25 @@
  * The control API's purchase lifecycle: purchases (with or without trial), top-ups, cancellation,
  * uncancellation, billing issues and recovery, product changes, refunds and forced expiration.
  */
-import { adjustBalances, balancesOf, grantsForPurchase } from '@tenure/core';
+import { clawbackCredits, grantsForPurchase, type PlannedGrant, type RefundedPeriod } from '@tenure/core';
 import { hexFrom } from '../internal/random.js';
 import { parseDuration } from '../internal/duration.js';
 import { fail, ok, type Result } from './apiError.js';
-import { currenciesOf, customerOf, emitCurrencyEvent, eventContext, grantFor, newTransactionId, type SimContext } from './context.js';
+import {
+  currenciesOf,
+  customerOf,
+  emitCurrencyEvent,
+  eventContext,
+  findSubscription,
+  grantFor,
+  newTransactionId,
+  productsOf,
+  purchaseOwner,
+  type SimContext,
+} from './context.js';
 import { emitLifecycle, expireNow, failChargeNow, firstCycle, productOfSub, renewNow } from './cycles.js';
 import type { Product } from './products.js';
-import { projectOf, type CustomerState, type SubscriptionState } from './state.js';
+import type { CustomerState, SubscriptionState } from './state.js';
 import { nonRenewingPurchaseEvent } from './webhookEvents.js';
 
 export interface PurchaseInput {
@@ -28,7 +39,7 @@ export type PurchaseOutcome =
 
 /** Buys a product now: a subscription (INITIAL_PURCHASE) or a top-up (NON_RENEWING_PURCHASE), with grants. */
 export function purchase(ctx: SimContext, input: PurchaseInput): Result<PurchaseOutcome> {
-  const product = ctx.state.products.get(input.product_id);
+  const product = productsOf(ctx).get(input.product_id);
   if (product === undefined) return fail('resource_missing', `Product ${input.product_id} not found`, 'product_id');
   const trial = input.trial ? parseDuration(product.trial_period ?? 0) : null;
   if (input.trial && trial === null) return fail('parameter_error', `Product ${product.id} has no free trial`, 'trial');
@@ -38,16 +49,17 @@ export function purchase(ctx: SimContext, input: PurchaseInput): Result<Purchase
   }
   const customer = existing ?? customerOf(ctx, input.project_id, input.customer_id, true);
   if (customer === undefined) return fail('server_error', 'customer could not be created');
-  customer.last_seen_at = ctx.state.now;
+  customer.last_seen_at = ctx.now;
   const country = input.country_code ?? ctx.settings.country_code;
   const transactionId = newTransactionId(ctx);
   if (product.type === 'consumable') {
-    customer.purchases.push({ transaction_id: transactionId, product_id: product.id, purchased_at: ctx.state.now, refunded: false });
-    ctx.emit(nonRenewingPurchaseEvent(eventContext(ctx), customer, product, transactionId, country));
+    customer.purchases.push({ transaction_id: transactionId, product_id: product.id, purchased_at: ctx.now, refunded: false });
+    ctx.purchases.set(transactionId, { project_id: customer.project_id, customer_id: customer.id });
+    ctx.events.push(nonRenewingPurchaseEvent(eventContext(ctx), customer, product, transactionId, country, false));
     grantFor(ctx, customer, product, 'top_up', null, transactionId);
     return ok({ kind: 'one_time', transaction_id: transactionId });
   }
-  ctx.state.seq += 1;
+  ctx.seq += 1;
   const sub: SubscriptionState = {
     id: `sub_${hexFrom(ctx.random, 12)}`,
     customer_id: customer.id,
@@ -55,7 +67,7 @@ export function purchase(ctx: SimContext, input: PurchaseInput): Result<Purchase
     ...firstCycle(ctx, product, trial),
     original_transaction_id: transactionId,
     transaction_id: transactionId,
-    original_purchased_at: ctx.state.now,
+    original_purchased_at: ctx.now,
     auto_renew: true,
     renewal_number: 1,
     grace_expires_at: null,
@@ -64,20 +76,15 @@ export function purchase(ctx: SimContext, input: PurchaseInput): Result<Purchase
     fail_next_renewal: null,
     presented_offering_id: input.presented_offering_id,
     country_code: country,
-    seq: ctx.state.seq,
+    seq: ctx.seq,
     expired_at: null,
     cancel_reason: null,
   };
   customer.subscriptions.push(sub);
-  ctx.state.subscriptions.set(sub.id, { customer, sub });
-  emitLifecycle(ctx, 'INITIAL_PURCHASE', customer, sub);
+  ctx.subscriptions.set(sub.id, { project_id: customer.project_id, customer_id: customer.id });
+  emitLifecycle(ctx, 'INITIAL_PURCHASE', customer, sub, {});
   grantFor(ctx, customer, product, trial === null ? 'purchase' : 'trial', sub.period_end, transactionId);
   return ok({ kind: 'subscription', subscription_id: sub.id, transaction_id: transactionId });
-}
-
-/** Finds a subscription by id in any project. */
-export function findSubscription(ctx: SimContext, id: string): { customer: CustomerState; sub: SubscriptionState } | undefined {
-  return ctx.state.subscriptions.get(id);
 }
 
 type SubOp = Result<{ customer: CustomerState; sub: SubscriptionState }>;
@@ -111,7 +118,7 @@ export function uncancel(ctx: SimContext, id: string): SubOp {
   if (sub.auto_renew) return fail('unprocessable_entity_error', 'The subscription is not cancelled', 'subscription_id');
   sub.auto_renew = true;
   sub.cancel_reason = null;
-  emitLifecycle(ctx, 'UNCANCELLATION', customer, sub);
+  emitLifecycle(ctx, 'UNCANCELLATION', customer, sub, {});
   return r;
 }
 
@@ -130,7 +137,7 @@ export function recover(ctx: SimContext, id: string): SubOp {
   const r = live(ctx, id, ['grace'], 'recover');
   if (!r.ok) return r;
   const { customer, sub } = r.value;
-  sub.cycle_anchor = sub.failed_at ?? ctx.state.now;
+  sub.cycle_anchor = sub.failed_at ?? ctx.now;
   sub.cycle_index = 0;
   renewNow(ctx, customer, sub, false);
   return r;
@@ -141,7 +148,7 @@ export function changeProduct(ctx: SimContext, id: string, newProductId: string,
   const r = live(ctx, id, ['trialing', 'active'], 'change the product of');
   if (!r.ok) return r;
   const { customer, sub } = r.value;
-  const next = ctx.state.products.get(newProductId);
+  const next = productsOf(ctx).get(newProductId);
   if (next === undefined || next.type !== 'subscription') {
     return fail('resource_missing', `Subscription product ${newProductId} not found`, 'new_product_id');
   }
@@ -153,24 +160,17 @@ export function changeProduct(ctx: SimContext, id: string, newProductId: string,
   return r;
 }
 
-/** Removes up to `amounts` credits (floored at the balance) and reports the removal by webhook. */
-function takeBack(ctx: SimContext, customer: CustomerState, amounts: Map<string, number>, product: Product, tx: string): void {
-  const balances = balancesOf(customer.ledger, ctx.state.now);
-  const adjustments: Record<string, number> = Object.create(null) as Record<string, number>; // "__proto__" is a valid code
-  for (const [code, amount] of amounts) {
-    const take = Math.min(amount, balances[code] ?? 0);
-    if (take > 0) adjustments[code] = -take;
-  }
-  if (Object.keys(adjustments).length === 0) return;
-  const out = adjustBalances(customer.ledger, adjustments, ctx.state.now, { reference: `refund:${tx}` });
-  if (!out.ok) return;
+/** Takes a refunded purchase's grants back with the core's clawback rule and reports it by webhook. */
+function takeBack(ctx: SimContext, customer: CustomerState, grants: readonly PlannedGrant[], period: RefundedPeriod | null, product: Product, tx: string): void {
+  const out = clawbackCredits(customer.ledger, grants, period, ctx.now, `refund:${tx}`);
   customer.ledger = out.ledger;
   emitCurrencyEvent(ctx, customer, out.entries, product, tx);
 }
 
 /**
  * Refunds the current period: CANCELLATION(CUSTOMER_SUPPORT) with a negative price, EXPIRATION at
- * once, and the period's grant taken back prorated (rounded up, floored at the balance).
+ * once, and the period's grant taken back (core `clawbackCredits`: prorated, rounded up, floored at
+ * the balance).
  */
 export function refund(ctx: SimContext, id: string): SubOp {
   const r = live(ctx, id, ['trialing', 'active', 'grace'], 'refund');
@@ -180,38 +180,27 @@ export function refund(ctx: SimContext, id: string): SubOp {
   const price = sub.period_type === 'TRIAL' ? 0 : -product.price;
   emitLifecycle(ctx, 'CANCELLATION', customer, sub, { cancel_reason: 'CUSTOMER_SUPPORT', price, price_in_purchased_currency: price });
   const kind = sub.period_type === 'TRIAL' ? 'trial' : sub.renewal_number === 1 ? 'purchase' : 'renewal';
-  const length = sub.period_end - sub.period_start;
-  const fraction = length > 0 ? Math.max(0, Math.min(1, (sub.period_end - ctx.state.now) / length)) : 0;
-  const amounts = new Map<string, number>();
-  for (const g of grantsForPurchase(currenciesOf(ctx, customer.project_id), { product_id: product.id, kind, cycle_ends_at: sub.period_end, at: ctx.state.now })) {
-    amounts.set(g.currency, (amounts.get(g.currency) ?? 0) + Math.ceil(g.amount * fraction));
-  }
+  const grants = grantsForPurchase(currenciesOf(ctx, customer.project_id), { product_id: product.id, kind, cycle_ends_at: sub.period_end, at: ctx.now });
+  const period = { starts_at: sub.period_start, ends_at: sub.period_end };
   expireNow(ctx, customer, sub, 'CUSTOMER_SUPPORT');
-  takeBack(ctx, customer, amounts, product, sub.transaction_id);
+  takeBack(ctx, customer, grants, period, product, sub.transaction_id);
   return r;
 }
 
 /** Refunds a one-time purchase: CANCELLATION(CUSTOMER_SUPPORT) and its grant taken back (floored). */
 export function refundPurchase(ctx: SimContext, projectId: string, transactionId: string): Result<{ transaction_id: string }> {
-  for (const customer of projectOf(ctx.state, projectId).customers.values()) {
-    const p = customer.purchases.find((x) => x.transaction_id === transactionId);
-    if (p === undefined) continue;
-    if (p.refunded) return fail('unprocessable_entity_error', 'The purchase is already refunded', 'transaction_id');
-    const product = ctx.state.products.get(p.product_id);
-    if (product === undefined) return fail('resource_missing', 'product not found', 'product_id');
-    p.refunded = true;
-    const country = ctx.settings.country_code;
-    ctx.emit(nonRenewingPurchaseEvent(eventContext(ctx), customer, product, transactionId, country, {
-      type: 'CANCELLATION', cancel_reason: 'CUSTOMER_SUPPORT', price: -product.price, price_in_purchased_currency: -product.price,
-    }));
-    const amounts = new Map<string, number>();
-    for (const g of grantsForPurchase(currenciesOf(ctx, projectId), { product_id: product.id, kind: 'top_up', cycle_ends_at: null, at: ctx.state.now })) {
-      amounts.set(g.currency, (amounts.get(g.currency) ?? 0) + g.amount);
-    }
-    takeBack(ctx, customer, amounts, product, transactionId);
-    return ok({ transaction_id: transactionId });
-  }
-  return fail('resource_missing', `Purchase ${transactionId} not found`, 'transaction_id');
+  const owner = purchaseOwner(ctx, transactionId);
+  const customer = owner === undefined || owner.project_id !== projectId ? undefined : customerOf(ctx, projectId, owner.customer_id, false);
+  const p = customer?.purchases.find((x) => x.transaction_id === transactionId);
+  if (customer === undefined || p === undefined) return fail('resource_missing', `Purchase ${transactionId} not found`, 'transaction_id');
+  if (p.refunded) return fail('unprocessable_entity_error', 'The purchase is already refunded', 'transaction_id');
+  const product = productsOf(ctx).get(p.product_id);
+  if (product === undefined) return fail('resource_missing', 'product not found', 'product_id');
+  p.refunded = true;
+  ctx.events.push(nonRenewingPurchaseEvent(eventContext(ctx), customer, product, transactionId, ctx.settings.country_code, true));
+  const grants = grantsForPurchase(currenciesOf(ctx, projectId), { product_id: product.id, kind: 'top_up', cycle_ends_at: null, at: ctx.now });
+  takeBack(ctx, customer, grants, null, product, transactionId);
+  return ok({ transaction_id: transactionId });
 }
 
 /** Ends a subscription now: EXPIRATION with the given reason. */

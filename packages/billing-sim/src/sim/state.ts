@@ -1,5 +1,11 @@
-/** The simulator's in-memory state: projects, currencies, customers, subscriptions and their ledgers. */
+/**
+ * The simulator's world: plain, immutable data. Projects, currencies, customers, subscriptions and
+ * their ledgers, the catalog, the virtual clock, the id counters and the PRNG state. `transition`
+ * takes a world and returns a new one; untouched customers are shared between the two.
+ */
 import type { Ledger, VirtualCurrency } from '@tenure/core';
+import { hashSeed } from '../internal/random.js';
+import { emptyPMap, type PMap } from './persistentMap.js';
 import type { Product } from './products.js';
 
 /** Where a subscription stands. `grace`: a charge failed and the grace period runs. */
@@ -46,6 +52,8 @@ export interface OneTimePurchase {
 export interface CustomerState {
   id: string;
   project_id: string;
+  /** Creation order across the world: listing order and the tie-break of jobs due at one instant. */
+  seq: number;
   first_seen_at: number;
   last_seen_at: number;
   ledger: Ledger;
@@ -58,34 +66,84 @@ export interface CurrencyRecord {
   created_at: number;
 }
 
+/** A remembered response to an Idempotency-Key, forgotten `IDEMPOTENCY_TTL_MS` after `created_at`. */
 export interface IdempotencyRecord {
   fingerprint: string;
   status: number;
   body: unknown;
+  /** Virtual time of the first request with the key. */
+  created_at: number;
 }
 
 export interface ProjectState {
   id: string;
-  currencies: Map<string, CurrencyRecord>;
-  customers: Map<string, CustomerState>;
-  idempotency: Map<string, IdempotencyRecord>;
+  /** By code, in creation order (at most 100). */
+  currencies: ReadonlyMap<string, CurrencyRecord>;
+  customers: PMap<CustomerState>;
+  idempotency: PMap<IdempotencyRecord>;
 }
 
-export interface SimState {
-  now: number;
-  projects: Map<string, ProjectState>;
-  /** Every subscription by id, with its customer (subscriptions are never removed). */
-  subscriptions: Map<string, { customer: CustomerState; sub: SubscriptionState }>;
-  products: Map<string, Product>;
-  seq: number;
+/** Where a subscription or a one-time purchase lives. */
+export interface OwnerRef {
+  project_id: string;
+  customer_id: string;
 }
 
-/** Returns the project with this id, creating it on first use (projects are implicit in the simulator). */
-export function projectOf(state: SimState, id: string): ProjectState {
-  let project = state.projects.get(id);
-  if (project === undefined) {
-    project = { id, currencies: new Map(), customers: new Map(), idempotency: new Map() };
-    state.projects.set(id, project);
-  }
-  return project;
+/** Settings of the emitted events. */
+export interface EventSettings {
+  app_id: string;
+  store: string;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  default_project_id: string;
+  country_code: string;
 }
+
+export interface World {
+  readonly settings: EventSettings;
+  /** Virtual time (epoch ms). */
+  readonly now: number;
+  /** Counter of store transaction ids and subscription order. */
+  readonly seq: number;
+  readonly customer_seq: number;
+  /** State of the seeded PRNG behind event, subscription and transaction ids. */
+  readonly rng: number;
+  readonly products: ReadonlyMap<string, Product>;
+  readonly projects: PMap<ProjectState>;
+  /** Every subscription's owner (subscriptions are never removed, except by a reset). */
+  readonly subscriptions: PMap<OwnerRef>;
+  /** Every one-time purchase's owner, by transaction id. */
+  readonly purchases: PMap<OwnerRef>;
+}
+
+/**
+ * Virtual time an idempotency key is remembered: 24 hours, as the well-known payment APIs keep
+ * theirs (Stripe: "keys are eligible to be removed after they are at least 24 hours old").
+ *
+ * @example
+ * record.created_at + IDEMPOTENCY_TTL_MS <= world.now; // forgotten
+ */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Given settings, a seed, a start instant and products, returns an empty world.
+ *
+ * @example
+ * const world = createWorld(settings, 'demo', Date.UTC(2026, 0, 1), []);
+ */
+export function createWorld(settings: EventSettings, seed: string, now: number, products: readonly Product[]): World {
+  return {
+    settings,
+    now,
+    seq: 0,
+    customer_seq: 0,
+    rng: hashSeed(seed),
+    products: new Map(products.map((p) => [p.id, p])),
+    projects: emptyPMap(),
+    subscriptions: emptyPMap(),
+    purchases: emptyPMap(),
+  };
+}
+
+/** An empty project (read-only views of projects nobody wrote to). */
+export const emptyProject = (id: string): ProjectState => ({ id, currencies: new Map(), customers: emptyPMap(), idempotency: emptyPMap() });
+

@@ -1,7 +1,20 @@
 /**
  * Builds webhook bodies in the billing service's real format, `{ api_version: "1.0", event }`, for
- * the subscription lifecycle and for virtual currency grants.
+ * the subscription lifecycle and for virtual currency grants. Lifecycle events are values of the
+ * core's own event types (`z.infer` of its webhook schemas), so a field the core cannot parse does
+ * not compile.
  */
+import type {
+  BillingIssueEvent,
+  CancellationEvent,
+  ExpirationEvent,
+  InitialPurchaseEvent,
+  NonRenewingPurchaseEvent,
+  ProductChangeEvent,
+  RenewalEvent,
+  UncancellationEvent,
+  UnhandledEvent,
+} from '@tenure/core';
 import type { Product } from './products.js';
 import type { CustomerState, SubscriptionState } from './state.js';
 
@@ -14,20 +27,79 @@ export interface EventContext {
   environment: 'SANDBOX' | 'PRODUCTION';
 }
 
+/** One currency's change in a VIRTUAL_CURRENCY_TRANSACTION event. */
+export interface VcAdjustment {
+  amount: number;
+  currency: { code: string; name: string; description: string | null };
+}
+
+/** The VIRTUAL_CURRENCY_TRANSACTION event (a type the core accepts and ignores). */
+export interface VirtualCurrencyTransactionEvent extends UnhandledEvent {
+  type: 'VIRTUAL_CURRENCY_TRANSACTION';
+  id: string;
+  app_id: string;
+  event_timestamp_ms: number;
+  app_user_id: string;
+  original_app_user_id: string;
+  aliases: string[];
+  subscriber_attributes: Record<string, unknown>;
+  adjustments: VcAdjustment[];
+  product_id: string | null;
+  product_display_name: string | null;
+  purchase_environment: 'SANDBOX' | 'PRODUCTION';
+  store: string;
+  source: 'in_app_purchase';
+  transaction_id: string | null;
+  virtual_currency_transaction_id: string;
+}
+
+/** Every event the simulator emits: a handled event of the core, or a currency transaction. */
+export type SimEvent =
+  | InitialPurchaseEvent
+  | RenewalEvent
+  | CancellationEvent
+  | UncancellationEvent
+  | ExpirationEvent
+  | BillingIssueEvent
+  | ProductChangeEvent
+  | NonRenewingPurchaseEvent
+  | VirtualCurrencyTransactionEvent;
+
 /** A webhook body as sent. */
 export interface WebhookBody {
   api_version: '1.0';
-  event: { type: string; id: string; event_timestamp_ms: number; app_user_id: string } & Record<string, unknown>;
+  event: SimEvent;
 }
 
-export type LifecycleType =
-  | 'INITIAL_PURCHASE'
-  | 'RENEWAL'
-  | 'CANCELLATION'
-  | 'UNCANCELLATION'
-  | 'EXPIRATION'
-  | 'BILLING_ISSUE'
-  | 'PRODUCT_CHANGE';
+/** The fields of one lifecycle type besides the shared ones, by type. */
+export interface LifecycleExtras {
+  INITIAL_PURCHASE: Record<never, never>;
+  RENEWAL: { is_trial_conversion: boolean };
+  CANCELLATION: { cancel_reason: string; price?: number; price_in_purchased_currency?: number };
+  UNCANCELLATION: Record<never, never>;
+  EXPIRATION: { expiration_reason: string };
+  BILLING_ISSUE: { grace_period_expiration_at_ms: number | null };
+  PRODUCT_CHANGE: { new_product_id: string };
+}
+export type LifecycleType = keyof LifecycleExtras;
+
+/** Compile-time check: every extra field has the type the core's schema of its event gives it. */
+type ExtrasFitCore = { [T in LifecycleType]: LifecycleExtras[T] extends Partial<LifecycleEvents[T]> ? true : never };
+const extrasFitCore: ExtrasFitCore = {
+  INITIAL_PURCHASE: true, RENEWAL: true, CANCELLATION: true, UNCANCELLATION: true, EXPIRATION: true, BILLING_ISSUE: true, PRODUCT_CHANGE: true,
+};
+void extrasFitCore;
+
+/** The event type each lifecycle type builds. */
+interface LifecycleEvents {
+  INITIAL_PURCHASE: InitialPurchaseEvent;
+  RENEWAL: RenewalEvent;
+  CANCELLATION: CancellationEvent;
+  UNCANCELLATION: UncancellationEvent;
+  EXPIRATION: ExpirationEvent;
+  BILLING_ISSUE: BillingIssueEvent;
+  PRODUCT_CHANGE: ProductChangeEvent;
+}
 
 const identity = (ctx: EventContext, customer: CustomerState) => ({
   id: ctx.id,
@@ -40,54 +112,59 @@ const identity = (ctx: EventContext, customer: CustomerState) => ({
 });
 
 /**
- * Given a context, a customer, a subscription, its product and the type's own fields, returns the
- * webhook body of a subscription lifecycle event.
+ * Given a lifecycle type, a context, a customer, a subscription, its product and the type's own
+ * fields, returns the webhook body of that event, typed by the core's schema of the type.
  *
  * @example
  * lifecycleEvent('CANCELLATION', ctx, customer, sub, product, { cancel_reason: 'UNSUBSCRIBE' });
  */
-export function lifecycleEvent(
-  type: LifecycleType,
+export function lifecycleEvent<T extends LifecycleType>(
+  type: T,
   ctx: EventContext,
   customer: CustomerState,
   sub: SubscriptionState,
   product: Product,
-  extra: Record<string, unknown> = {},
+  extra: LifecycleExtras[T],
 ): WebhookBody {
   const trial = sub.period_type === 'TRIAL';
-  return {
-    api_version: '1.0',
-    event: {
-      type,
-      ...identity(ctx, customer),
-      product_id: sub.product_id,
-      entitlement_ids: product.entitlement_ids,
-      period_type: sub.period_type,
-      purchased_at_ms: sub.period_start,
-      expiration_at_ms: sub.period_end,
-      environment: ctx.environment,
-      store: ctx.store,
-      presented_offering_id: sub.presented_offering_id,
-      transaction_id: sub.transaction_id,
-      original_transaction_id: sub.original_transaction_id,
-      price: trial ? 0 : product.price,
-      currency: product.currency,
-      price_in_purchased_currency: trial ? 0 : product.price,
-      country_code: sub.country_code,
-      is_family_share: false,
-      offer_code: null,
-      renewal_number: sub.renewal_number,
-      ...extra,
-    },
-  };
+  const event = {
+    type: type as LifecycleType,
+    id: ctx.id,
+    app_id: ctx.app_id,
+    event_timestamp_ms: ctx.at,
+    app_user_id: customer.id,
+    original_app_user_id: customer.id,
+    aliases: [customer.id],
+    subscriber_attributes: {},
+    product_id: sub.product_id,
+    entitlement_ids: product.entitlement_ids,
+    period_type: sub.period_type,
+    purchased_at_ms: sub.period_start,
+    expiration_at_ms: sub.period_end,
+    environment: ctx.environment,
+    store: ctx.store,
+    presented_offering_id: sub.presented_offering_id,
+    transaction_id: sub.transaction_id,
+    original_transaction_id: sub.original_transaction_id,
+    price: trial ? 0 : product.price,
+    currency: product.currency,
+    price_in_purchased_currency: trial ? 0 : product.price,
+    country_code: sub.country_code,
+    is_family_share: false,
+    offer_code: null,
+    renewal_number: sub.renewal_number,
+  } satisfies Omit<InitialPurchaseEvent, 'type'> & { type: LifecycleType };
+  // Every shared field is checked against the core's type above and every extra by ExtrasFitCore;
+  // TypeScript cannot follow a generic type into the union member, hence the one assertion.
+  return { api_version: '1.0', event: Object.assign(event, extra) as unknown as LifecycleEvents[T] };
 }
 
 /**
  * Given a context, a customer, a one-time purchase's product and transaction, returns the
- * NON_RENEWING_PURCHASE webhook body.
+ * NON_RENEWING_PURCHASE webhook body, or with `refund` the CANCELLATION(CUSTOMER_SUPPORT) of it.
  *
  * @example
- * nonRenewingPurchaseEvent(ctx, customer, pack, 'tx_1', 'US');
+ * nonRenewingPurchaseEvent(ctx, customer, pack, 'tx_1', 'US', false);
  */
 export function nonRenewingPurchaseEvent(
   ctx: EventContext,
@@ -95,39 +172,32 @@ export function nonRenewingPurchaseEvent(
   product: Product,
   transactionId: string,
   countryCode: string,
-  extra: Record<string, unknown> = {},
+  refund: boolean,
 ): WebhookBody {
-  return {
-    api_version: '1.0',
-    event: {
-      type: 'NON_RENEWING_PURCHASE',
-      ...identity(ctx, customer),
-      product_id: product.id,
-      entitlement_ids: product.entitlement_ids,
-      period_type: 'NORMAL',
-      purchased_at_ms: ctx.at,
-      expiration_at_ms: null,
-      environment: ctx.environment,
-      store: ctx.store,
-      presented_offering_id: null,
-      transaction_id: transactionId,
-      original_transaction_id: transactionId,
-      price: product.price,
-      currency: product.currency,
-      price_in_purchased_currency: product.price,
-      country_code: countryCode,
-      is_family_share: false,
-      offer_code: null,
-      renewal_number: 1,
-      ...extra,
-    },
+  const fields = {
+    ...identity(ctx, customer),
+    product_id: product.id,
+    entitlement_ids: product.entitlement_ids,
+    period_type: 'NORMAL',
+    purchased_at_ms: ctx.at,
+    expiration_at_ms: null,
+    environment: ctx.environment,
+    store: ctx.store,
+    presented_offering_id: null,
+    transaction_id: transactionId,
+    original_transaction_id: transactionId,
+    price: refund ? -product.price : product.price,
+    currency: product.currency,
+    price_in_purchased_currency: refund ? -product.price : product.price,
+    country_code: countryCode,
+    is_family_share: false,
+    offer_code: null,
+    renewal_number: 1,
   };
-}
-
-/** One currency's change in a VIRTUAL_CURRENCY_TRANSACTION event. */
-export interface VcAdjustment {
-  amount: number;
-  currency: { code: string; name: string; description: string | null };
+  const event: NonRenewingPurchaseEvent | CancellationEvent = refund
+    ? { type: 'CANCELLATION', ...fields, cancel_reason: 'CUSTOMER_SUPPORT' }
+    : { type: 'NON_RENEWING_PURCHASE', ...fields };
+  return { api_version: '1.0', event };
 }
 
 /**
@@ -145,19 +215,17 @@ export function virtualCurrencyEvent(
   vcTransactionId: string,
   transactionId: string | null,
 ): WebhookBody {
-  return {
-    api_version: '1.0',
-    event: {
-      type: 'VIRTUAL_CURRENCY_TRANSACTION',
-      ...identity(ctx, customer),
-      adjustments,
-      product_id: product?.id ?? null,
-      product_display_name: product?.display_name ?? null,
-      purchase_environment: ctx.environment,
-      store: ctx.store,
-      source: 'in_app_purchase',
-      transaction_id: transactionId,
-      virtual_currency_transaction_id: vcTransactionId,
-    },
+  const event: VirtualCurrencyTransactionEvent = {
+    type: 'VIRTUAL_CURRENCY_TRANSACTION',
+    ...identity(ctx, customer),
+    adjustments,
+    product_id: product?.id ?? null,
+    product_display_name: product?.display_name ?? null,
+    purchase_environment: ctx.environment,
+    store: ctx.store,
+    source: 'in_app_purchase',
+    transaction_id: transactionId,
+    virtual_currency_transaction_id: vcTransactionId,
   };
+  return { api_version: '1.0', event };
 }

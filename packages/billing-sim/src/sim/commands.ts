@@ -1,0 +1,58 @@
+/**
+ * The commands of the simulator machine: everything that changes the world, as data. The HTTP
+ * routes, scenarios and the facade build commands; `transition` applies them.
+ */
+import type { virtualCurrencyCreateSchema, virtualCurrencyUpdateSchema } from '@tenure/core';
+import type { z } from 'zod';
+import type { BalanceChange, BalanceResource } from './balanceOps.js';
+import type { Job } from './clock.js';
+import type { VirtualCurrencyResource } from './currencyOps.js';
+import type { PurchaseInput, PurchaseOutcome } from './lifecycle.js';
+import type { Product } from './products.js';
+import type { CustomerState, IdempotencyRecord, SubscriptionState } from './state.js';
+
+/** A command and its parameters, discriminated on `type`. */
+export type SimCommand =
+  | { type: 'advance' }
+  | { type: 'put_product'; product: Product }
+  | { type: 'create_currency'; project_id: string; body: z.output<typeof virtualCurrencyCreateSchema> }
+  | { type: 'update_currency'; project_id: string; code: string; body: z.output<typeof virtualCurrencyUpdateSchema> }
+  | { type: 'delete_currency'; project_id: string; code: string }
+  | { type: 'change_balances'; project_id: string; customer_id: string; change: BalanceChange; reference: string | null; include_empty: boolean }
+  | ({ type: 'purchase' } & PurchaseInput)
+  | { type: 'refund_purchase'; project_id: string; transaction_id: string }
+  | { type: 'cancel'; subscription_id: string; reason: string }
+  | { type: 'uncancel'; subscription_id: string }
+  | { type: 'billing_issue'; subscription_id: string; grace_ms: number | null; when: 'now' | 'next_renewal' }
+  | { type: 'recover'; subscription_id: string }
+  | { type: 'change_product'; subscription_id: string; new_product_id: string; timing: 'immediate' | 'next_renewal' }
+  | { type: 'refund'; subscription_id: string }
+  | { type: 'expire'; subscription_id: string; reason: string }
+  | { type: 'remember_idempotency'; project_id: string; key: string; record: Omit<IdempotencyRecord, 'created_at'> };
+
+export type SimCommandType = SimCommand['type'];
+
+type SubscriptionValue = { customer: CustomerState; sub: SubscriptionState };
+
+/** What each command answers when it succeeds. */
+export interface CommandValues {
+  advance: { now: number; jobs_run: Job[] };
+  put_product: Product;
+  create_currency: VirtualCurrencyResource;
+  update_currency: VirtualCurrencyResource;
+  delete_currency: { object: 'virtual_currency'; id: string; deleted_at: number };
+  change_balances: BalanceResource[];
+  purchase: PurchaseOutcome;
+  refund_purchase: { transaction_id: string };
+  cancel: SubscriptionValue;
+  uncancel: SubscriptionValue;
+  billing_issue: SubscriptionValue;
+  recover: SubscriptionValue;
+  change_product: SubscriptionValue;
+  refund: SubscriptionValue;
+  expire: SubscriptionValue;
+  remember_idempotency: IdempotencyRecord;
+}
+
+/** The command of a given type. */
+export type CommandOf<T extends SimCommandType> = Extract<SimCommand, { type: T }>;

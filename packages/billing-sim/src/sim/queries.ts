@@ -1,0 +1,46 @@
+/** Read-only questions about a world, for the HTTP routes, scenarios and tests. Nothing here changes a world. */
+import { beginDraft, peekCustomer, type SimContext } from './context.js';
+import { pmapGet, pmapValues } from './persistentMap.js';
+import type { CustomerState, SubscriptionState, World } from './state.js';
+
+/**
+ * Given a world, returns a read-only view for the operations' read functions (`listBalances`,
+ * `getCurrency`, `customerView`…). A view is never committed, so reading through it changes nothing.
+ *
+ * @example
+ * listBalances(readView(sim.world()), 'proj1', 'u1', true);
+ */
+export const readView = (world: World): SimContext => beginDraft(world);
+
+/**
+ * Given a world, a project and a customer id, returns the customer, or undefined.
+ *
+ * @example
+ * customerIn(world, 'proj1', 'u1')?.ledger;
+ */
+export const customerIn = (world: World, projectId: string, customerId: string): CustomerState | undefined =>
+  peekCustomer(readView(world), projectId, customerId);
+
+/**
+ * Given a world and a project, returns its customers in creation order.
+ *
+ * @example
+ * customersOf(world, 'proj1').map((c) => c.id);
+ */
+export function customersOf(world: World, projectId: string): CustomerState[] {
+  const project = pmapGet(world.projects, projectId);
+  return project === undefined ? [] : pmapValues(project.customers).sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * Given a world and a subscription id, returns the subscription and its customer, or undefined.
+ *
+ * @example
+ * subscriptionIn(world, 'sub_1')?.sub.status; // 'active'
+ */
+export function subscriptionIn(world: World, id: string): { customer: CustomerState; sub: SubscriptionState } | undefined {
+  const owner = pmapGet(world.subscriptions, id);
+  const customer = owner === undefined ? undefined : customerIn(world, owner.project_id, owner.customer_id);
+  const sub = customer?.subscriptions.find((s) => s.id === id);
+  return customer === undefined || sub === undefined ? undefined : { customer, sub };
+}
