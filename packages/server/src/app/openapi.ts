@@ -28,6 +28,8 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
   return {
     openapi: '3.1.0',
     info: { title: `${serviceName} retention service`, version: '0.1.0', description: 'tenure: subscription webhooks in, risk scores, recommendations and alerts out.' },
+    // `tenure serve`'s default address; an app mounted under a prefix serves its paths below it.
+    servers: [{ url: 'http://127.0.0.1:3000', description: '`tenure serve` with its default host and port (add the mount prefix when the app is mounted)' }],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'TENURE_API_KEY; required on /api/* when set.' },
