@@ -2,7 +2,7 @@
 // installed from its tarball into a project outside the monorepo, imported from ESM and CommonJS,
 // run through its bins, and type-checked by a strict TypeScript consumer (node16 and bundler).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,14 @@ interface Manifest {
 }
 
 const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest;
-const workspaceDirs = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces.filter((w) => !w.includes('*'));
+// The workspace directories, with `dir/*` patterns expanded (the only kind of pattern the root uses).
+const workspaceDirs = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces.flatMap((w) =>
+  w.endsWith('/*')
+    ? readdirSync(join(ROOT, w.slice(0, -2)), { withFileTypes: true })
+        .filter((d) => d.isDirectory() && existsSync(join(ROOT, w.slice(0, -2), d.name, 'package.json')))
+        .map((d) => `${w.slice(0, -2)}/${d.name}`)
+    : [w],
+);
 /** The module specifiers a built file imports or requires (JS and declarations). */
 const importsOf = (text: string): string[] =>
   [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
