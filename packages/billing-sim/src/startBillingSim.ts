@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, EDGE_SERVER_OPTIONS, installClientErrorHandler, shutdownServer } from '@tenure/http-edge';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, EDGE_SERVER_OPTIONS, installParserErrorHandlers, shutdownServer } from '@tenure/http-edge';
 import { createRequestHandler } from './http/handleRequest.js';
 import { edgeErrorResponse } from './http/httpTypes.js';
 import { toNodeListener } from './http/nodeListener.js';
@@ -46,7 +46,7 @@ export async function startBillingSim(options: StartOptions = {}): Promise<Runni
   if (!options.apiKey) log('tenure-billing-sim: BILLING_SIM_API_KEY is not set; the API is open to anyone who can reach it');
   // Served through the framework-free node:http binding; `createBillingSimApp` is the Express one.
   const server = createServer(EDGE_SERVER_OPTIONS, toNodeListener(createRequestHandler(sim, { apiKey: options.apiKey ?? null })));
-  installClientErrorHandler(server, (problem) => edgeErrorResponse(problem).body);
+  installParserErrorHandlers(server, (problem) => edgeErrorResponse(problem).body);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4000, options.host ?? '127.0.0.1', () => resolve());

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installClientErrorHandler, rawErrorResponse, type EdgeProblem } from '../src/index.js';
+import { installParserErrorHandlers, rawErrorResponse, type EdgeProblem } from '../src/index.js';
 import { rawRequest } from './rawHttp.js';
 
 let server: Server | undefined;
@@ -15,14 +15,14 @@ const format = (p: EdgeProblem) => ({ error: { code: p.code, message: p.message,
 
 async function listen(withHandler: boolean): Promise<number> {
   server = createServer((_req, res) => res.end('ok'));
-  if (withHandler) installClientErrorHandler(server, format);
+  if (withHandler) installParserErrorHandlers(server, format);
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
   return (server.address() as AddressInfo).port;
 }
 
 const hugeHeader = `GET / HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`;
 
-describe('installClientErrorHandler', () => {
+describe('installParserErrorHandlers', () => {
   it("without it, Node's 431 has no body (the defect)", async () => {
     const port = await listen(false);
     const { responses } = await rawRequest(port, hugeHeader);
@@ -61,5 +61,14 @@ describe('rawErrorResponse', () => {
     const [head, body] = text.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(head).toContain(`content-length: ${Buffer.byteLength(body!)}`);
+  });
+});
+
+describe('installParserErrorHandlers and Expect', () => {
+  it('answers an Expect other than 100-continue with 417 and the envelope (Node alone sends no body)', async () => {
+    const port = await listen(true);
+    const { responses } = await rawRequest(port, 'POST / HTTP/1.1\r\nhost: x\r\nexpect: nonsense\r\ncontent-length: 2\r\n\r\n{}');
+    expect(responses[0]?.status).toBe(417);
+    expect(JSON.parse(responses[0]!.body)).toEqual({ error: { code: 'expectation_failed', message: expect.any(String), field: 'expect' } });
   });
 });

@@ -38,22 +38,32 @@ export function parseResponses(data: Buffer): RawResponse[] {
         next = next.subarray(size + 2);
       }
       body = Buffer.concat(parts);
+    } else if (status >= 100 && status < 200) {
+      body = Buffer.alloc(0);
     } else {
       const length = Number(headers['content-length'] ?? 0);
       body = next.subarray(0, length);
       next = next.subarray(length);
     }
-    out.push({ status, headers, body: body.toString('utf8') });
+    // An interim answer (100 Continue) has no body and is not the response.
+    if (status >= 200 || Number.isNaN(status)) out.push({ status, headers, body: body.toString('utf8') });
     rest = next;
   }
   return out;
 }
 
 /**
- * Given a port and the exact request bytes, writes them, half-closes, and resolves with every
- * response read until the server closes the connection (or `timeoutMs` passes).
+ * Given a port and the exact request bytes, writes them and resolves with every response read
+ * until the server closes the connection (or `timeoutMs` passes). With `endAfterMs`, the client
+ * half-closes that long after writing (a client that goes away; Node then drops a request it has
+ * not answered yet), as for a request that can never complete.
  */
-export function rawRequest(port: number, bytes: Buffer | string, timeoutMs = 3000): Promise<{ responses: RawResponse[]; raw: Buffer; timedOut: boolean }> {
+export function rawRequest(
+  port: number,
+  bytes: Buffer | string,
+  timeoutMs = 3000,
+  endAfterMs?: number,
+): Promise<{ responses: RawResponse[]; raw: Buffer; timedOut: boolean }> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1' });
     const chunks: Buffer[] = [];
@@ -70,7 +80,9 @@ export function rawRequest(port: number, bytes: Buffer | string, timeoutMs = 300
       resolve({ responses: parseResponses(raw), raw, timedOut });
     });
     socket.on('connect', () => {
-      socket.write(bytes, () => socket.end());
+      socket.write(bytes, () => {
+        if (endAfterMs !== undefined) setTimeout(() => socket.end(), endAfterMs).unref();
+      });
     });
   });
 }

@@ -23,7 +23,7 @@ async function listen(): Promise<number> {
 describe('checkRequestHead', () => {
   it('answers an HTTP/1.1 request without Host 400 naming host (Node alone answers an empty 400)', async () => {
     const port = await listen();
-    const { responses } = await rawRequest(port, 'GET /a HTTP/1.1\r\n\r\n');
+    const { responses } = await rawRequest(port, 'GET /a HTTP/1.1\r\nconnection: close\r\n\r\n');
     expect(responses[0]?.status).toBe(400);
     expect(JSON.parse(responses[0]!.body).error).toMatchObject({ code: 'bad_request', field: 'host' });
   });

@@ -52,7 +52,7 @@ describe('the simulator process and hostile request targets', () => {
     expect(big.responses[0]?.status).toBe(431);
     expect(big.responses[0]?.headers['connection']).toBe('close');
     expect(JSON.parse(big.responses[0]!.body)).toMatchObject({ object: 'error', type: 'invalid_request', param: 'headers' });
-    const noHost = await rawRequest(sim.port, 'GET /health HTTP/1.1\r\n\r\n');
+    const noHost = await rawRequest(sim.port, 'GET /health HTTP/1.1\r\nconnection: close\r\n\r\n');
     expect(noHost.responses[0]?.status).toBe(400);
     expect(JSON.parse(noHost.responses[0]!.body)).toMatchObject({ object: 'error', param: 'host' });
     const bad = await rawRequest(sim.port, 'NOT HTTP\r\n\r\n');

@@ -16,6 +16,7 @@ export const EDGE_STATUS = {
   invalid_json: 400,
   payload_too_large: 413,
   request_timeout: 408,
+  expectation_failed: 417,
   headers_too_large: 431,
 } as const satisfies Record<string, number>;
 
@@ -42,6 +43,7 @@ const MESSAGES: Record<EdgeProblemCode, string> = {
   invalid_json: 'The request body is not valid JSON',
   payload_too_large: 'The request body is larger than the limit',
   request_timeout: 'The request took too long to arrive',
+  expectation_failed: 'The only expectation supported is "Expect: 100-continue"',
   headers_too_large: 'The request headers are too large',
 };
 
@@ -52,6 +54,7 @@ const FIELDS: Record<EdgeProblemCode, string | null> = {
   invalid_json: 'body',
   payload_too_large: 'body',
   request_timeout: null,
+  expectation_failed: 'expect',
   headers_too_large: 'headers',
 };
 

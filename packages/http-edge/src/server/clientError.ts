@@ -1,10 +1,12 @@
 /**
  * Node's own answers to requests it cannot parse (400 bad request line, 431 headers too large, 408
- * timeout) carry no body; this handler answers them with the service's JSON envelope instead.
+ * timeout) and to an `Expect` header other than `100-continue` (417) carry no body; these handlers
+ * answer them with the service's JSON envelope instead.
  */
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { edgeProblem, type EdgeProblem, type EdgeProblemCode, type ErrorFormatter } from '../errors/edgeProblem.js';
+import { sendJson } from './sendJson.js';
 
 /** llhttp and Node error codes to the problem answered (a table; anything else is a 400). */
 const PROBLEM_BY_CODE: Record<string, EdgeProblemCode> = {
@@ -37,13 +39,20 @@ export function rawErrorResponse(problem: EdgeProblem, format: ErrorFormatter): 
 /**
  * Given a node:http server and the service's error formatter, installs a `clientError` handler:
  * when the socket can still take a response (no answer of this connection has started), it writes
- * the JSON envelope with `connection: close`, then destroys the socket. `onError` sees each one
- * (for a log line).
+ * the JSON envelope with `connection: close`, then destroys the socket. Also a `checkExpectation`
+ * handler: an `Expect` other than `100-continue` is answered 417 with the envelope. `onError` sees
+ * each one (for a log line).
  *
  * @example
- * installClientErrorHandler(server, (p) => ({ error: { code: p.code, message: p.message } }));
+ * installParserErrorHandlers(server, (p) => ({ error: { code: p.code, message: p.message } }));
  */
-export function installClientErrorHandler(server: Server, format: ErrorFormatter, onError?: (problem: EdgeProblem, error: Error) => void): void {
+export function installParserErrorHandlers(server: Server, format: ErrorFormatter, onError?: (problem: EdgeProblem, error: Error) => void): void {
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const problem = edgeProblem('expectation_failed');
+    onError?.(problem, new Error(`Expect: ${String(req.headers.expect).slice(0, 100)}`));
+    req.resume();
+    sendJson(res, problem.status, format(problem), { connection: 'close' });
+  });
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex & { _httpMessage?: { headersSent?: boolean } | null }) => {
     const code = error.code ?? '';
     if (GONE.has(code) || !socket.writable || socket._httpMessage?.headersSent === true) {

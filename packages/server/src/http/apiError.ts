@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   request_timeout: 408,
   payload_too_large: 413,
+  expectation_failed: 417,
   unsupported_media_type: 415,
   headers_too_large: 431,
   internal_error: 500,
@@ -56,6 +57,7 @@ const CODE_BY_EDGE_PROBLEM = {
   invalid_json: 'invalid_json',
   payload_too_large: 'payload_too_large',
   request_timeout: 'request_timeout',
+  expectation_failed: 'expectation_failed',
   headers_too_large: 'headers_too_large',
 } as const satisfies Record<EdgeProblemCode, ErrorCode>;
 

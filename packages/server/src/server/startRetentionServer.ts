@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, EDGE_SERVER_OPTIONS, installClientErrorHandler, onShutdownSignals, shutdownServer } from '@tenure/http-edge';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, EDGE_SERVER_OPTIONS, installParserErrorHandlers, onShutdownSignals, shutdownServer } from '@tenure/http-edge';
 import type { RetentionOptions } from '../app/retentionOptions.js';
 import { edgeError } from '../http/apiError.js';
 import { storeContext } from '../store/storeContext.js';
@@ -55,7 +55,7 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
   const listener = createRetentionRequestListener(options);
   const { logger, store, notifiers } = listener.runtime;
   const server = createServer({ ...EDGE_SERVER_OPTIONS, keepAliveTimeout: 5_000 }, listener);
-  installClientErrorHandler(
+  installParserErrorHandlers(
     server,
     (problem) => edgeError(problem).body,
     (problem, error) => logger.warn({ status: problem.status, err: (error as { code?: string }).code ?? error.message }, 'request rejected by the HTTP parser'),

@@ -35,7 +35,7 @@ describe('retention service request targets and client errors', () => {
     const big = await rawRequest(port, `GET /health HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(big.responses[0]?.status).toBe(431);
     expect(envelope(big.responses[0]!.body)).toEqual({ error: { code: 'headers_too_large', message: expect.any(String), field: 'headers' } });
-    const noHost = await rawRequest(port, 'GET /health HTTP/1.1\r\n\r\n');
+    const noHost = await rawRequest(port, 'GET /health HTTP/1.1\r\nconnection: close\r\n\r\n');
     expect(noHost.responses[0]?.status).toBe(400);
     expect(envelope(noHost.responses[0]!.body).error).toMatchObject({ code: 'invalid_request', field: 'host' });
     const bad = await rawRequest(port, 'HELLO\r\n\r\n');
