@@ -66,6 +66,9 @@ export function expireNow(ctx: SimContext, customer: CustomerState, sub: Subscri
   sub.expired_at = ctx.now;
   sub.auto_renew = false;
   sub.grace_expires_at = null;
+  // A change planned for the next renewal will never happen: there is no next renewal.
+  sub.pending_product_id = null;
+  sub.fail_next_renewal = null;
   emitLifecycle(ctx, 'EXPIRATION', customer, sub, { expiration_reason: reason });
 }
 
