@@ -4,6 +4,7 @@
 import { EVENT_PRECEDENCE, foldEventsByCustomer, isLaterKey, parseWebhook, type EventKey, type HandledEvent, type SubscriberState } from '@tenure/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { PurchaseOutcome } from '../src/sim/lifecycle.js';
 import { toProduct } from '../src/sim/products.js';
 import { createWorld, customerIn, subscriptionIn, transition, type SimCommand, type SubscriptionState, type WebhookBody, type World } from '../src/index.js';
 
@@ -117,9 +118,10 @@ function runMachine(run: { start: number; steps: { dt: number; step: Step }[]; t
     at += dt;
     const command = toCommand(step, subs, purchases);
     const value = apply(command ?? { type: 'advance' }, at);
-    if (command?.type === 'purchase' && value !== null && typeof value === 'object' && 'kind' in value) {
-      if (value.kind === 'subscription') subs.push(value.subscription_id);
-      else purchases.push({ customer: command.customer_id, tx: value.transaction_id });
+    if (command?.type === 'purchase' && value !== null) {
+      const outcome = value as PurchaseOutcome;
+      if (outcome.kind === 'subscription') subs.push(outcome.subscription_id);
+      else purchases.push({ customer: command.customer_id, tx: outcome.transaction_id });
     }
   }
   apply({ type: 'advance' }, at + run.tail);

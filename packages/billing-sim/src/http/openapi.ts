@@ -11,12 +11,16 @@ import {
   expireBodySchema,
   productChangeBodySchema,
   purchaseBodySchema,
+  resetBodySchema,
   setBalancesBodySchema,
 } from './simSchemas.js';
 import { adjustmentsBodySchema } from './v2Routes.js';
 
 const VC = '/v2/projects/:project_id/virtual_currencies';
 const CUSTOMER = '/v2/projects/:project_id/customers/:customer_id';
+
+/** Routes whose body may be left out. */
+const OPTIONAL_BODIES = new Set(['POST /sim/reset']);
 
 /** Request body schema of each route that takes one, by `METHOD pattern`. */
 const BODIES: Record<string, z.ZodType> = {
@@ -25,6 +29,7 @@ const BODIES: Record<string, z.ZodType> = {
   [`POST ${CUSTOMER}/virtual_currencies/transactions`]: adjustmentsBodySchema,
   [`POST ${CUSTOMER}/virtual_currencies/update_balance`]: adjustmentsBodySchema,
   'POST /sim/clock/advance': advanceBodySchema,
+  'POST /sim/reset': resetBodySchema,
   'POST /sim/products': productInputSchema,
   'POST /sim/purchases': purchaseBodySchema,
   'POST /sim/subscriptions/:id/cancel': cancelBodySchema,
@@ -75,7 +80,8 @@ export function buildOpenApi(routes: readonly Route[]): unknown {
         [route.method === 'POST' && /\/(virtual_currencies|products|purchases)$/.test(route.pattern) ? '201' : '200']: { description: 'Success' },
       },
     };
-    if (body !== undefined) op['requestBody'] = { required: true, content: { 'application/json': { schema: toSchema(body) } } };
+    const key = `${route.method} ${route.pattern}`;
+    if (body !== undefined) op['requestBody'] = { required: !OPTIONAL_BODIES.has(key), content: { 'application/json': { schema: toSchema(body) } } };
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: op };
   }
   paths['/v2/coffee'] = { post: { summary: 'Brew coffee (always 418)', responses: { '418': { description: "I'm a teapot" } } } };
