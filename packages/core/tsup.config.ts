@@ -12,7 +12,8 @@ export default defineConfig([
     format: ['esm'],
     dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }, compilerOptions: { customConditions: [] } },
     sourcemap: true,
-    clean: true,
+    // The two configs build in parallel: each cleans only its own files.
+    clean: ['**/*.js', '**/*.js.map', '**/*.d.ts'],
     target: 'node20',
   },
   // CommonJS: one bundle per entry (require() does not tree-shake).
@@ -21,7 +22,7 @@ export default defineConfig([
     format: ['cjs'],
     dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }, compilerOptions: { customConditions: [] } },
     sourcemap: true,
-    clean: false,
+    clean: ['**/*.cjs', '**/*.cjs.map', '**/*.d.cts'],
     target: 'node20',
     external: ['fast-check'],
   },

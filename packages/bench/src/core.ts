@@ -40,8 +40,8 @@ export function runCoreBench(
   const bodies: unknown[] = strings.map((s) => JSON.parse(s) as unknown);
   const events: HandledEvent[] = bodies.map((b) => {
     const parsed = parseWebhook(b);
-    if (!parsed.ok || !parsed.handled) throw new Error('synthetic event did not parse');
-    return parsed.event;
+    if (!parsed.ok || !parsed.value.handled) throw new Error('synthetic event did not parse');
+    return parsed.value.event;
   });
   // A new customer starts wherever app_user_id changes (events are grouped per customer).
   const firstOfCustomer = new Uint8Array(count);
@@ -90,9 +90,9 @@ export function runCoreBench(
     let total = 0;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) {
       const parsed = parseWebhook(JSON.parse(strings[i]!));
-      if (!parsed.ok || !parsed.handled) continue;
+      if (!parsed.ok || !parsed.value.handled) continue;
       if (firstOfCustomer[i] === 1) s = undefined;
-      const e = parsed.event;
+      const e = parsed.value.event;
       s = applyEvent(s, e);
       const risk = scoreSubscriber(s, e.event_timestamp_ms);
       total += recommend(s, risk, e.event_timestamp_ms).length;

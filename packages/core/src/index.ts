@@ -3,6 +3,10 @@
  * parameter (epoch milliseconds). Every export is listed here by hand.
  */
 
+// --- Outcomes ---
+export { ok, err } from './result.js';
+export type { Result, FieldError } from './result.js';
+
 // --- Webhook events ---
 export {
   LIFECYCLE_EVENT_TYPES,
@@ -38,7 +42,7 @@ export type {
   NonRenewingPurchaseEvent,
 } from './events/webhookSchema.js';
 export { parseWebhook } from './events/parseWebhook.js';
-export type { ParsedWebhook, FieldError } from './events/parseWebhook.js';
+export type { ParsedWebhook, ParsedEvent } from './events/parseWebhook.js';
 
 // --- Subscriber state ---
 export { SUBSCRIBER_STATES } from './subscriber/subscriber.js';
@@ -137,4 +141,4 @@ export type { SubscriberStore, ApplyOutcome, StoreContext, AtRiskEntry, StoredRe
 export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
 export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger } from './store/dispatchLog.js';
 export { EXPORT_API_VERSION, toExportLine, parseExportLine } from './store/exportLine.js';
-export type { ParsedExportLine } from './store/exportLine.js';
+export type { ParsedExportLine, ExportLineValue } from './store/exportLine.js';

@@ -42,9 +42,9 @@ describe('writeExport', () => {
     expect(lines.pop()).toBe('');
     expect(lines).toHaveLength(501);
     const parsed = lines.map((l) => parseExportLine(JSON.parse(l)));
-    expect(parsed[0]).toMatchObject({ ok: true, record: { kind: 'event', event: { id: 'evt_0', type: 'RENEWAL' } } });
-    expect(parsed[1]).toEqual({ ok: true, record: { kind: 'activity', customer_id: 'user_1', at: 1_767_225_600_001 } });
-    expect(parsed.every((p) => p.ok && p.record !== null)).toBe(true);
+    expect(parsed[0]).toMatchObject({ ok: true, value: { record: { kind: 'event', event: { id: 'evt_0', type: 'RENEWAL' } } } });
+    expect(parsed[1]).toEqual({ ok: true, value: { record: { kind: 'activity', customer_id: 'user_1', at: 1_767_225_600_001 } } });
+    expect(parsed.every((p) => p.ok && p.value.record !== null)).toBe(true);
   });
 
   it('waits for a slow output to drain instead of reading the whole store ahead of it', async () => {

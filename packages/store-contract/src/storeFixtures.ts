@@ -64,8 +64,8 @@ export function buildEvent(type: HandledEventType, id: string, customer: string,
     },
   };
   const parsed = parseWebhook(body);
-  if (!parsed.ok || !parsed.handled) throw new Error(`store contract: not a handled event: ${JSON.stringify(body)}`);
-  return parsed.event;
+  if (!parsed.ok || !parsed.value.handled) throw new Error(`store contract: not a handled event: ${JSON.stringify(body)}`);
+  return parsed.value.event;
 }
 
 /**

@@ -157,7 +157,7 @@ export function checkSyntheticEvents(sample: number, now: number): void {
   for (const batch of syntheticEventBatches(0, sample, now)) {
     for (const event of batch) {
       const parsed = parseWebhook({ api_version: '1.0', event });
-      if (!parsed.ok || !parsed.handled) throw new Error(`synthetic event ${event.id} is not a valid handled webhook event`);
+      if (!parsed.ok || !parsed.value.handled) throw new Error(`synthetic event ${event.id} is not a valid handled webhook event`);
     }
   }
 }

@@ -24,27 +24,27 @@ describe('parseWebhook', () => {
     it('marks the seven lifecycle types and NON_RENEWING_PURCHASE as handled', () => {
       for (const name of ['initial_purchase', 'renewal', 'cancellation', 'uncancellation', 'expiration', 'billing_issue', 'product_change', 'non_renewing_purchase']) {
         const result = parseWebhook(webhookFixtures[name]);
-        expect(result.ok && result.handled, name).toBe(true);
+        expect(result.ok && result.value.handled, name).toBe(true);
       }
     });
 
     it('accepts documented types it does not handle as unhandled', () => {
       for (const name of ['transfer', 'test', 'virtual_currency_transaction', 'subscription_paused', 'experiment_enrollment']) {
         const result = parseWebhook(webhookFixtures[name]);
-        expect(result.ok && !result.handled, name).toBe(true);
+        expect(result.ok && !result.value.handled, name).toBe(true);
       }
     });
 
     it('accepts an unknown future event type as unhandled', () => {
       const result = parseWebhook({ api_version: '1.0', event: { type: 'PAYWALL_IMPRESSION', id: 'x', whatever: { a: 1 } } });
-      expect(result).toMatchObject({ ok: true, handled: false, event: { type: 'PAYWALL_IMPRESSION' } });
+      expect(result).toMatchObject({ ok: true, value: { handled: false, event: { type: 'PAYWALL_IMPRESSION' } } });
     });
 
     it('keeps unknown fields of a handled event', () => {
       const body = loadFixture('renewal');
       body.event['brand_new_field'] = { nested: [1, 2] };
       const result = parseWebhook(body);
-      expect(result.ok && result.event).toMatchObject({ brand_new_field: { nested: [1, 2] } });
+      expect(result.ok && result.value.event).toMatchObject({ brand_new_field: { nested: [1, 2] } });
     });
 
     it('accepts a body without api_version', () => {
@@ -147,7 +147,7 @@ describe('parseWebhook', () => {
 
     it('accepts well-formed unknown types up to 64 characters as unhandled', () => {
       for (const type of ['X', 'A'.repeat(64), 'NEW_TYPE_2']) {
-        expect(parseWebhook({ event: { type } })).toMatchObject({ ok: true, handled: false, event: { type } });
+        expect(parseWebhook({ event: { type } })).toMatchObject({ ok: true, value: { handled: false, event: { type } } });
       }
     });
   });

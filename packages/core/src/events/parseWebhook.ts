@@ -3,6 +3,7 @@
  * errors that name the offending field.
  */
 import type { z } from 'zod';
+import { err, ok, type FieldError, type Result } from '../result.js';
 import {
   EVENT_TYPE_MESSAGE,
   EVENT_TYPE_PATTERN,
@@ -13,17 +14,11 @@ import {
   type UnhandledEvent,
 } from './webhookSchema.js';
 
-/** One validation problem; `field` is a dotted path into the body, e.g. `event.app_user_id`. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
+/** A parsed event: one tenure applies (`handled`), or one it accepts and ignores. */
+export type ParsedEvent = { handled: true; event: HandledEvent } | { handled: false; event: UnhandledEvent };
 
-/** The outcome of parsing a webhook body. */
-export type ParsedWebhook =
-  | { ok: true; handled: true; event: HandledEvent }
-  | { ok: true; handled: false; event: UnhandledEvent }
-  | { ok: false; errors: FieldError[] };
+/** The outcome of parsing a webhook body: the event, or one error per offending field. */
+export type ParsedWebhook = Result<ParsedEvent, FieldError>;
 
 const isHandledType = (type: string): type is HandledEventType => Object.hasOwn(HANDLED_EVENT_SCHEMAS, type);
 
@@ -40,16 +35,16 @@ function toFieldErrors(prefix: string, error: z.ZodError): FieldError[] {
   return [...byField.values()];
 }
 
-const fail = (field: string, message: string): ParsedWebhook => ({ ok: false, errors: [{ field, message }] });
+const fail = (field: string, message: string): ParsedWebhook => err({ field, message });
 
 /**
- * Given any JSON value received as a webhook body, returns the typed event (handled or not) or the
- * list of field errors. Pure; never throws.
+ * Given any JSON value received as a webhook body, returns the typed event (handled or not) as
+ * `value`, or the list of field errors. Pure; never throws.
  *
  * @example
  * const parsed = parseWebhook(JSON.parse(body));
  * if (!parsed.ok) return { status: 400, body: parsed.errors };
- * if (parsed.handled) subscriber = applyEvent(subscriber, parsed.event);
+ * if (parsed.value.handled) subscriber = applyEvent(subscriber, parsed.value.event);
  */
 export function parseWebhook(body: unknown): ParsedWebhook {
   if (!isPlainObject(body)) return fail('body', 'Expected a JSON object with an "event" object');
@@ -62,11 +57,11 @@ export function parseWebhook(body: unknown): ParsedWebhook {
   if (isHandledType(type)) {
     const result = HANDLED_EVENT_SCHEMAS[type].safeParse(event);
     return result.success
-      ? { ok: true, handled: true, event: result.data as HandledEvent }
+      ? ok({ handled: true, event: result.data as HandledEvent })
       : { ok: false, errors: toFieldErrors('event', result.error) };
   }
   const result = unhandledEventSchema.safeParse(event);
   return result.success
-    ? { ok: true, handled: false, event: result.data }
+    ? ok({ handled: false, event: result.data })
     : { ok: false, errors: toFieldErrors('event', result.error) };
 }

@@ -3,7 +3,8 @@
  * the billing service sends it (`{ api_version, event }`, so a line can also be POSTed to
  * /webhook), an activity line is `{ activity: { customer_id, at } }`.
  */
-import { parseWebhook, type FieldError } from '../events/parseWebhook.js';
+import { parseWebhook } from '../events/parseWebhook.js';
+import { err, ok, type FieldError, type Result } from '../result.js';
 import { EPOCH_MS_MESSAGE, isEpochMs } from '../events/epochMs.js';
 import { identifierProblem } from '../events/identifier.js';
 import type { StoredRecord } from './subscriberStore.js';
@@ -11,11 +12,11 @@ import type { StoredRecord } from './subscriberStore.js';
 /** The webhook API version written on exported event lines. */
 export const EXPORT_API_VERSION = '1.0';
 
-/** What one import line is: a record to store, a well-formed event tenure does not apply, or an error. */
-export type ParsedExportLine =
-  | { ok: true; record: StoredRecord }
-  | { ok: true; record: null; ignored_type: string }
-  | { ok: false; error: FieldError };
+/** What a valid import line holds: a record to store, or (`record: null`) a well-formed event tenure does not apply. */
+export type ExportLineValue = { record: StoredRecord } | { record: null; ignored_type: string };
+
+/** What one import line is: its value, or the error naming the first offending field. */
+export type ParsedExportLine = Result<ExportLineValue, FieldError>;
 
 /**
  * Given a stored record, returns its export line as a JSON value. Pure.
@@ -32,26 +33,26 @@ export function toExportLine(record: StoredRecord): unknown {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Given a parsed JSON line, returns the record it holds, or the first error naming the field. Never
- * throws. Pure.
+ * Given a parsed JSON line, returns the record it holds, or the first error naming the field (one
+ * error per line). Never throws. Pure.
  *
  * @example
- * parseExportLine({ activity: { customer_id: 'u1', at: 1 } }); // { ok: true, record: { kind: 'activity', ... } }
+ * parseExportLine({ activity: { customer_id: 'u1', at: 1_762_000_000_000 } }); // { ok: true, value: { record: { kind: 'activity', ... } } }
  */
 export function parseExportLine(value: unknown): ParsedExportLine {
   if (isObject(value) && 'activity' in value) {
     const a = value['activity'];
-    if (!isObject(a)) return { ok: false, error: { field: 'activity', message: 'Expected an object' } };
+    if (!isObject(a)) return err({ field: 'activity', message: 'Expected an object' });
     const id = a['customer_id'];
     const at = a['at'];
-    if (typeof id !== 'string') return { ok: false, error: { field: 'activity.customer_id', message: 'Expected a string' } };
+    if (typeof id !== 'string') return err({ field: 'activity.customer_id', message: 'Expected a string' });
     const problem = identifierProblem(id);
-    if (problem !== null) return { ok: false, error: { field: 'activity.customer_id', message: problem } };
-    if (!isEpochMs(at)) return { ok: false, error: { field: 'activity.at', message: EPOCH_MS_MESSAGE } };
-    return { ok: true, record: { kind: 'activity', customer_id: id, at } };
+    if (problem !== null) return err({ field: 'activity.customer_id', message: problem });
+    if (!isEpochMs(at)) return err({ field: 'activity.at', message: EPOCH_MS_MESSAGE });
+    return ok({ record: { kind: 'activity', customer_id: id, at } });
   }
   const parsed = parseWebhook(value);
-  if (!parsed.ok) return { ok: false, error: parsed.errors[0] ?? { field: 'body', message: 'Invalid line' } };
-  if (!parsed.handled) return { ok: true, record: null, ignored_type: parsed.event.type };
-  return { ok: true, record: { kind: 'event', event: parsed.event } };
+  if (!parsed.ok) return err(parsed.errors[0] ?? { field: 'body', message: 'Invalid line' });
+  if (!parsed.value.handled) return ok({ record: null, ignored_type: parsed.value.event.type });
+  return ok({ record: { kind: 'event', event: parsed.value.event } });
 }

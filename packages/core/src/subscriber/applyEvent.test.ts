@@ -97,8 +97,8 @@ describe('applyEvent', () => {
     });
     it('applies a real-format payload end to end', () => {
       const parsed = parseWebhook(loadFixture('initial_purchase_trial'));
-      if (!parsed.ok || !parsed.handled) throw new Error('fixture did not parse');
-      const s = applyEvent(undefined, parsed.event);
+      if (!parsed.ok || !parsed.value.handled) throw new Error('fixture did not parse');
+      const s = applyEvent(undefined, parsed.value.event);
       expect(s).toMatchObject({ customer_id: 'user_1234', state: 'trialing', product_id: 'pro_monthly' });
     });
   });

@@ -97,9 +97,9 @@ async function applyWebhookValue(value: unknown, deps: WebhookDeps): Promise<Web
     const first = parsed.errors[0];
     return apiError('invalid_request', first?.message ?? 'Invalid webhook body', first?.field ?? 'body');
   }
-  if (!parsed.handled) return { status: 200, body: ACKS.ignored };
+  if (!parsed.value.handled) return { status: 200, body: ACKS.ignored };
 
-  const event = parsed.event;
+  const event = parsed.value.event;
   let outcome;
   try {
     outcome = await deps.store.applyEvent(event, storeContext(deps));

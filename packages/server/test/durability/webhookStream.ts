@@ -111,7 +111,7 @@ export function generateStories(options: StreamOptions): CustomerStory[] {
 export function handledEvent(body: WebhookBody): HandledEvent | undefined {
   const parsed = parseWebhook(body);
   if (!parsed.ok) throw new Error(`generated an invalid webhook: ${JSON.stringify(parsed.errors)}`);
-  return parsed.handled ? parsed.event : undefined;
+  return parsed.value.handled ? parsed.value.event : undefined;
 }
 
 /** The `event.id` of a body. */

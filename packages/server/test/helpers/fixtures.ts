@@ -33,6 +33,6 @@ export function fixture(name: FixtureName, overrides: Record<string, unknown> = 
 /** The fixture parsed into the core's `HandledEvent` (for calling a store directly). */
 export function handledEvent(name: FixtureName, overrides: Record<string, unknown> = {}): HandledEvent {
   const parsed = parseWebhook(fixture(name, overrides));
-  if (!parsed.ok || !parsed.handled) throw new Error(`fixture ${name} is not a handled event`);
-  return parsed.event;
+  if (!parsed.ok || !parsed.value.handled) throw new Error(`fixture ${name} is not a handled event`);
+  return parsed.value.event;
 }

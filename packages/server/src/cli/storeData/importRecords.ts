@@ -157,10 +157,11 @@ export async function importRecords(store: SubscriberStore, lines: AsyncIterable
       }
       const parsed = parseExportLine(value);
       if (!parsed.ok) {
-        reject(lineNo, parsed.error.field, parsed.error.message);
+        const [error] = parsed.errors;
+        reject(lineNo, error?.field ?? 'line', error?.message ?? 'Invalid line');
         continue;
       }
-      const record = parsed.record;
+      const record = parsed.value.record;
       if (record === null) {
         report.ignored += 1;
       } else if (record.kind === 'event') {
