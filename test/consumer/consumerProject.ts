@@ -66,12 +66,14 @@ export async function packAll(dest: string): Promise<Packed[]> {
  */
 export async function installConsumer(packed: readonly Packed[]): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'tenure-consumer-'));
-  const sqliteVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8')) as { version: string }).version;
+  const versionOf = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  const sqliteVersion = versionOf('better-sqlite3');
   const manifest = {
     name: 'tenure-consumer',
     version: '0.0.0',
     private: true,
-    dependencies: Object.fromEntries(packed.map((p) => [p.name, `file:${p.tarball}`])),
+    // fast-check: the optional peer of @tenure/core/testing, as a user who property-tests a config installs it.
+    dependencies: { ...Object.fromEntries(packed.map((p) => [p.name, `file:${p.tarball}`])), 'fast-check': versionOf('fast-check') },
     overrides: { 'better-sqlite3': sqliteVersion },
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -120,14 +120,15 @@ describe('published packages, installed from their tarballs', { timeout: 60_000 
   it('imports every package from ESM, with the same exports as its source', async () => {
     const result = await run(process.execPath, ['esm.mjs'], project);
     expect(result.code, result.stderr).toBe(0);
-    const out = JSON.parse(result.stdout) as { resolved: string; exports: Record<Published, string[]>; parsed: boolean; simulator: string; postgresError: boolean };
+    const out = JSON.parse(result.stdout) as { resolved: string; exports: Record<Published | 'core/testing', string[]>; parsed: boolean; simulator: string; postgresError: boolean };
     expect(out.resolved).toBe(`file://${project}/node_modules/@tenure/core/dist/index.js`);
     // Both OpenAPI documents name the server they describe (`servers`), at the CLIs' default addresses.
-    expect(out).toMatchObject({ parsed: true, simulator: 'function', postgresError: true, servers: [['http://127.0.0.1:3000'], ['http://127.0.0.1:4000']] });
-    for (const dir of PUBLISHED) {
-      const source = (await import(`../../packages/${dir}/src/index.ts`)) as Record<string, unknown>;
-      expect(out.exports[dir], `${dir}: a stale dist/? run npm run build`).toEqual(Object.keys(source).sort());
-    }
+    expect(out).toMatchObject({ parsed: true, sampled: true, simulator: 'function', postgresError: true, servers: [['http://127.0.0.1:3000'], ['http://127.0.0.1:4000']] });
+    const sources: (readonly [Published | 'core/testing', Record<string, unknown>])[] = [
+      ...(await Promise.all(PUBLISHED.map(async (dir) => [dir, (await import(`../../packages/${dir}/src/index.ts`)) as Record<string, unknown>] as const))),
+      ['core/testing', (await import('../../packages/core/src/testing/index.js')) as Record<string, unknown>],
+    ];
+    for (const [entry, source] of sources) expect(out.exports[entry], `${entry}: a stale dist/? run npm run build`).toEqual(Object.keys(source).sort());
   });
 
   it('requires every package from CommonJS and serves /health', async () => {
@@ -136,7 +137,7 @@ describe('published packages, installed from their tarballs', { timeout: 60_000 
     expect(JSON.parse(result.stdout)).toEqual({
       resolved: `${project}/node_modules/@tenure/core/dist/index.cjs`,
       health: 200,
-      types: ['function', 'function', 'function', 'function'],
+      types: ['function', 'function', 'function', 'function', 'function'],
     });
   });
 
