@@ -1,7 +1,7 @@
 // The simulator as a pure machine, checked against the core: arbitrary command sequences on arbitrary
 // clocks produce only events the core parses, and folding them with the core gives the subscription
 // state the simulator believes.
-import { EVENT_PRECEDENCE, foldEventsByCustomer, isLaterKey, parseWebhook, type EventKey, type HandledEvent, type SubscriberState } from '@tenure/core';
+import { EVENT_PRECEDENCE, foldEventsByCustomer, isLaterKey, parseWebhook, virtualCurrencyTransactionEventSchema, type EventKey, type HandledEvent, type SubscriberState } from '@tenure/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PurchaseOutcome } from '../src/sim/lifecycle.js';
@@ -153,11 +153,15 @@ function accepted(body: WebhookBody): { handled: boolean; event: HandledEvent } 
 const keyOf = (e: HandledEvent): EventKey => ({ at: e.event_timestamp_ms, rank: EVENT_PRECEDENCE[e.type], id: e.id });
 
 describe('the simulator machine against the core', () => {
-  it('emits only events that parseWebhook accepts (handled lifecycle events, top-ups, and currency transactions as unhandled)', () => {
+  it("emits only events the core parses: lifecycle events and top-ups handled, currency transactions unhandled by parseWebhook and valid for the core's credit event schema", () => {
     fc.assert(
       fc.property(runArb(true), (run) => {
         for (const body of runMachine(run).events) {
+          const wire: unknown = JSON.parse(JSON.stringify(body));
           expect(accepted(body)?.handled, JSON.stringify(body)).toBe(body.event.type !== 'VIRTUAL_CURRENCY_TRANSACTION');
+          if (body.event.type === 'VIRTUAL_CURRENCY_TRANSACTION') {
+            expect(virtualCurrencyTransactionEventSchema.safeParse((wire as { event: unknown }).event).success).toBe(true);
+          }
         }
       }),
       { numRuns: 150 },

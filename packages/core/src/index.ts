@@ -129,6 +129,8 @@ export type { ClawbackResult, RefundedPeriod } from './credits/clawbackCredits.j
 export { removeCurrency } from './credits/removeCurrency.js';
 export type { RemoveCurrencyResult } from './credits/removeCurrency.js';
 export { nextCreditExpiry } from './credits/nextCreditExpiry.js';
+export { vcAdjustmentSchema, virtualCurrencyTransactionEventSchema } from './credits/virtualCurrencyTransactionEvent.js';
+export type { VcAdjustment, VirtualCurrencyTransactionEvent } from './credits/virtualCurrencyTransactionEvent.js';
 
 // --- At-risk selection ---
 export { compareIds } from './atRisk/compareIds.js';

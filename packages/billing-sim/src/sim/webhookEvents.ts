@@ -1,8 +1,8 @@
 /**
  * Builds webhook bodies in the billing service's real format, `{ api_version: "1.0", event }`, for
- * the subscription lifecycle and for virtual currency grants. Lifecycle events are values of the
- * core's own event types (`z.infer` of its webhook schemas), so a field the core cannot parse does
- * not compile.
+ * the subscription lifecycle and for virtual currency grants. Every event is a value of the core's
+ * own event types (`z.infer` of its webhook and credit event schemas), so a field the core cannot
+ * parse does not compile.
  */
 import type {
   BillingIssueEvent,
@@ -13,7 +13,8 @@ import type {
   ProductChangeEvent,
   RenewalEvent,
   UncancellationEvent,
-  UnhandledEvent,
+  VcAdjustment as CoreVcAdjustment,
+  VirtualCurrencyTransactionEvent as CoreVirtualCurrencyTransactionEvent,
 } from '@tenure/core';
 import type { Product } from './products.js';
 import type { CustomerState, SubscriptionState } from './state.js';
@@ -27,31 +28,11 @@ export interface EventContext {
   environment: 'SANDBOX' | 'PRODUCTION';
 }
 
-/** One currency's change in a VIRTUAL_CURRENCY_TRANSACTION event. */
-export interface VcAdjustment {
-  amount: number;
-  currency: { code: string; name: string; description: string | null };
-}
+/** One currency's change in a VIRTUAL_CURRENCY_TRANSACTION event (the core's type). */
+export type VcAdjustment = CoreVcAdjustment;
 
-/** The VIRTUAL_CURRENCY_TRANSACTION event (a type the core accepts and ignores). */
-export interface VirtualCurrencyTransactionEvent extends UnhandledEvent {
-  type: 'VIRTUAL_CURRENCY_TRANSACTION';
-  id: string;
-  app_id: string;
-  event_timestamp_ms: number;
-  app_user_id: string;
-  original_app_user_id: string;
-  aliases: string[];
-  subscriber_attributes: Record<string, unknown>;
-  adjustments: VcAdjustment[];
-  product_id: string | null;
-  product_display_name: string | null;
-  purchase_environment: 'SANDBOX' | 'PRODUCTION';
-  store: string;
-  source: 'in_app_purchase';
-  transaction_id: string | null;
-  virtual_currency_transaction_id: string;
-}
+/** The VIRTUAL_CURRENCY_TRANSACTION event, typed by the core's schema (a type `parseWebhook` accepts and ignores). */
+export type VirtualCurrencyTransactionEvent = CoreVirtualCurrencyTransactionEvent & { type: 'VIRTUAL_CURRENCY_TRANSACTION' };
 
 /** Every event the simulator emits: a handled event of the core, or a currency transaction. */
 export type SimEvent =
