@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
-const ALLOWED_PACKAGES = new Set(['zod', 'ts-pattern']);
+const ALLOWED_PACKAGES = new Set(['zod']);
 /** The testing entry (`@tenure/core/testing`) alone may import fast-check, its peer dependency. */
 const TESTING_DIR = 'testing/';
 const TESTING_PACKAGES = new Set(['fast-check']);
@@ -33,7 +33,7 @@ describe('core architecture', () => {
     expect(files.length).toBeGreaterThan(10);
   });
 
-  it('imports only relative paths, zod and ts-pattern (and fast-check in the testing entry alone)', () => {
+  it('imports only relative paths and zod (and fast-check in the testing entry alone)', () => {
     const offenders: string[] = [];
     for (const { path, text } of files) {
       for (const match of text.matchAll(importPattern)) {

@@ -169,6 +169,9 @@ export function recommend(
     case 'active':
       recommendActive(list, subscriber, risk, now, config);
       break;
+    default:
+      // Exhaustive: a new state fails to compile here until it has a rule.
+      return subscriber.state satisfies never;
   }
   if (list.length === 0) {
     push(

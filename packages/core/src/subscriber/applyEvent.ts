@@ -98,6 +98,10 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       activity = ACTIVITY_EVENT_TYPES.NON_RENEWING_PURCHASE;
       // A top-up: activity only. Its product is not the subscription's, and it has no period.
       break;
+    default:
+      // Exhaustive: a new handled type fails to compile here until it has a case. A switch, not
+      // ts-pattern's match(), because this is the ingest hot path (see docs/architecture.md).
+      return event satisfies never;
   }
   if (nextState !== null) {
     // Every lifecycle event names the subscription's product (unless a product change named the
