@@ -1,6 +1,6 @@
 /**
  * The one outcome type of the core: a value, or the list of what went wrong. Every core function
- * that can refuse its input returns it (credit rules under `credits/` are moving to it), and
+ * that can refuse its input returns it (the credit rules `adjustBalances` and `setBalances` too), and
  * adapters map it to a status with a table at the edge (`ok: false` → 400 naming `errors[0].field`).
  */
 

@@ -84,18 +84,18 @@ export function changeBalances(
       ? setBalances(ledger, change.balances, now, opts)
       : adjustBalances(ledger, change.adjustments, now, { ...opts, record: change.kind });
   if (!outcome.ok) {
-    const param = outcome.error.code === 'insufficient_balance' || outcome.error.currency === null
-      ? 'adjustments'
-      : `adjustments.${outcome.error.currency}`;
-    return fail(ERROR_TYPE_BY_ADJUSTMENT_ERROR[outcome.error.code], outcome.error.message, param);
+    const error = outcome.errors[0]!;
+    const field = change.kind === 'set' ? 'balances' : 'adjustments';
+    const param = error.code === 'insufficient_balance' || error.currency === null ? field : `${field}.${error.currency}`;
+    return fail(ERROR_TYPE_BY_ADJUSTMENT_ERROR[error.code], error.message, param);
   }
   const customer = customerOf(ctx, projectId, customerId, true);
   if (customer === undefined) return fail('server_error', 'customer could not be created');
-  customer.ledger = outcome.ledger;
+  customer.ledger = outcome.value.ledger;
   customer.last_seen_at = now;
-  recordCredits(ctx, customer, outcome.entries);
+  recordCredits(ctx, customer, outcome.value.entries);
   const codes = Object.keys(change.kind === 'set' ? change.balances : change.adjustments);
-  return ok(toBalanceResources(ctx, projectId, outcome.balances, { include_empty: includeEmpty, only: codes }));
+  return ok(toBalanceResources(ctx, projectId, outcome.value.balances, { include_empty: includeEmpty, only: codes }));
 }
 
 /** A subscription as the customer view shows it. */

@@ -58,6 +58,8 @@ function apply(ctx: SimContext, c: SimCommand): Result<CommandValues[SimCommandT
       return life.expire(ctx, c.subscription_id, c.reason);
     case 'remember_idempotency':
       return ok(rememberKey(ctx, c.project_id, c.key, c.record));
+    default:
+      return c satisfies never;
   }
 }
 

@@ -3,6 +3,7 @@
  * above `BALANCE_MAX`. Spends take the soonest-expiring credits first, then non-expiring ones oldest
  * first; deposits add a non-expiring lot.
  */
+import { err, ok, type Result } from '../result.js';
 import { balancesOf } from './balancesOf.js';
 import type { Balances, CreditLot, Ledger, LedgerEntry } from './ledger.js';
 import { spendFromLots } from './spendLots.js';
@@ -23,10 +24,15 @@ export interface AdjustmentError {
   message: string;
 }
 
-/** The outcome of an adjustment: the new ledger, what changed and the balances after; or why not. */
-export type AdjustmentOutcome =
-  | { ok: true; ledger: Ledger; entries: LedgerEntry[]; balances: Balances }
-  | { ok: false; error: AdjustmentError };
+/** An applied adjustment: the new ledger, what changed and the balances after. */
+export interface Adjusted {
+  ledger: Ledger;
+  entries: LedgerEntry[];
+  balances: Balances;
+}
+
+/** The outcome of an adjustment: the core's one outcome type, with one error saying why not. */
+export type AdjustmentOutcome = Result<Adjusted, AdjustmentError>;
 
 export interface AdjustOptions {
   /** Free text stored on every entry (the API's `reference`). */
@@ -40,10 +46,8 @@ export interface AdjustOptions {
   record?: 'transaction' | 'update';
 }
 
-const refuse = (code: AdjustmentErrorCode, currency: string | null, message: string): AdjustmentOutcome => ({
-  ok: false,
-  error: { code, currency, message },
-});
+const refuse = (code: AdjustmentErrorCode, currency: string | null, message: string): AdjustmentOutcome =>
+  err({ code, currency, message });
 
 /**
  * Given a ledger, signed amounts by currency code and an instant, returns the ledger with every
@@ -53,7 +57,7 @@ const refuse = (code: AdjustmentErrorCode, currency: string | null, message: str
  *
  * @example
  * const out = adjustBalances(ledger, { GLD: -50, SLV: 200 }, now, { reference: 'order-7' });
- * if (!out.ok) out.error.code; // 'insufficient_balance'
+ * if (!out.ok) out.errors[0]?.code; // 'insufficient_balance'
  */
 export function adjustBalances(
   ledger: Ledger,
@@ -110,5 +114,5 @@ export function adjustBalances(
     }
   }
   const next: Ledger = { lots, next_lot };
-  return { ok: true, ledger: next, entries, balances: balancesOf(next, now) };
+  return ok({ ledger: next, entries, balances: balancesOf(next, now) });
 }

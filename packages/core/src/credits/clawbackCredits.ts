@@ -66,5 +66,5 @@ export function clawbackCredits(
   const out = adjustBalances(ledger, take, now, reference === undefined ? {} : { reference });
   // Every amount is a spend within the balance, so the adjustment cannot be refused.
   if (!out.ok) return { ledger, entries: [], owed };
-  return { ledger: out.ledger, entries: out.entries, owed };
+  return { ledger: out.value.ledger, entries: out.value.entries, owed };
 }

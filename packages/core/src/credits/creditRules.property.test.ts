@@ -33,7 +33,7 @@ const ledgerArb: fc.Arbitrary<{ ledger: Ledger; now: number }> = fc
     let ledger = applyGrants(emptyLedger(), [...grants].sort((a, b) => a.at - b.at)).ledger;
     for (const s of spends) {
       const out = adjustBalances(ledger, s, now);
-      if (out.ok) ledger = out.ledger;
+      if (out.ok) ledger = out.value.ledger;
     }
     return { ledger, now };
   });

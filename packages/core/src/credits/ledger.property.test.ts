@@ -42,8 +42,8 @@ function run(ops: readonly Op[]): { ledgers: { ledger: Ledger; now: number }[]; 
     } else if (op.kind === 'adjust') {
       const out = adjustBalances(ledger, op.adjustments, now);
       if (out.ok) {
-        ledger = out.ledger;
-        entries.push(...out.entries);
+        ledger = out.value.ledger;
+        entries.push(...out.value.entries);
       }
     } else {
       now += op.by;
@@ -79,7 +79,7 @@ describe('credit ledger properties', () => {
         const out = adjustBalances(ledger, adj, now);
         expect(ledger).toEqual(snapshot);
         if (!out.ok) return;
-        for (const [c, delta] of Object.entries(adj)) expect(out.balances[c] ?? 0).toBe((before[c] ?? 0) + delta);
+        for (const [c, delta] of Object.entries(adj)) expect(out.value.balances[c] ?? 0).toBe((before[c] ?? 0) + delta);
       }),
     );
   });
@@ -105,12 +105,12 @@ describe('credit ledger properties', () => {
         const out = adjustBalances(ledger, { CRD: -spend }, now);
         if (!out.ok) return;
         const expiryOf = new Map(ledger.lots.map((l) => [l.lot_id, l.expires_at ?? Number.POSITIVE_INFINITY]));
-        const touched = out.entries.map((e) => expiryOf.get(e.lot_id ?? '') ?? Number.NaN);
+        const touched = out.value.entries.map((e) => expiryOf.get(e.lot_id ?? '') ?? Number.NaN);
         const sorted = [...touched].sort((a, b) => a - b);
         expect(touched).toEqual(sorted);
         // Every lot left untouched expires no sooner than the last lot touched.
         const last = touched.at(-1) ?? Number.NEGATIVE_INFINITY;
-        const spentIds = new Set(out.entries.map((e) => e.lot_id));
+        const spentIds = new Set(out.value.entries.map((e) => e.lot_id));
         for (const lot of ledger.lots) {
           if (lot.currency === 'CRD' && !spentIds.has(lot.lot_id) && (lot.expires_at ?? Infinity) > now) {
             expect(lot.expires_at ?? Number.POSITIVE_INFINITY).toBeGreaterThanOrEqual(last);

@@ -1,4 +1,5 @@
 /** Setting balances to given values (a balance update, not a spend or a deposit). */
+import { err } from '../result.js';
 import { adjustBalances, type AdjustmentOutcome } from './adjustBalances.js';
 import { balanceOf } from './balancesOf.js';
 import type { Ledger } from './ledger.js';
@@ -12,7 +13,7 @@ import { BALANCE_MAX } from './virtualCurrency.js';
  *
  * @example
  * const out = setBalances(ledger, { CRD: 500 }, now);
- * if (out.ok) out.balances.CRD; // 500
+ * if (out.ok) out.value.balances.CRD; // 500
  */
 export function setBalances(
   ledger: Ledger,
@@ -23,10 +24,7 @@ export function setBalances(
   const deltas: Record<string, number> = Object.create(null) as Record<string, number>; // "__proto__" is a valid code
   for (const [code, target] of Object.entries(targets)) {
     if (!Number.isSafeInteger(target) || target < 0 || target > BALANCE_MAX) {
-      return {
-        ok: false,
-        error: { code: 'invalid_amount', currency: code, message: `The balance of ${code} must be an integer in 0..${BALANCE_MAX}` },
-      };
+      return err({ code: 'invalid_amount', currency: code, message: `The balance of ${code} must be an integer in 0..${BALANCE_MAX}` });
     }
     deltas[code] = target - balanceOf(ledger, code, now);
   }
