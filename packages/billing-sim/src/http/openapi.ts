@@ -1,5 +1,5 @@
 /** The OpenAPI 3.1 document of the simulator, generated from the routes and their zod schemas. */
-import { virtualCurrencyCreateSchema, virtualCurrencyUpdateSchema, webhookBodySchema } from '@tenure/core';
+import { virtualCurrencyCreateSchema, virtualCurrencyTransactionEventSchema, virtualCurrencyUpdateSchema, webhookBodySchema } from '@tenure/core';
 import { z } from 'zod';
 import { webhookConfigSchema } from '../delivery/deliveryConfig.js';
 import { productInputSchema } from '../sim/products.js';
@@ -95,7 +95,7 @@ export function buildOpenApi(routes: readonly Route[]): unknown {
     servers: [{ url: 'http://127.0.0.1:4000' }],
     components: {
       securitySchemes: { BearerAuth: { type: 'http', scheme: 'bearer' } },
-      schemas: { Error: errorEnvelope, WebhookBody: toSchema(webhookBodySchema) },
+      schemas: { Error: errorEnvelope, WebhookBody: toSchema(webhookBodySchema), VirtualCurrencyTransactionEvent: toSchema(virtualCurrencyTransactionEventSchema) },
     },
     security: [{ BearerAuth: [] }],
     paths,

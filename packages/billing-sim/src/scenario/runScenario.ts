@@ -73,7 +73,8 @@ export function runScenario(input: unknown, options: BillingSimulatorOptions = {
     ...(scenario.start === undefined ? {} : { now: Date.parse(scenario.start) }),
   });
   const handle = createRequestHandler(sim);
-  const vars: Record<string, string> = { project_id: projectId };
+  // No prototype: a saved variable may be named like "__proto__" or "constructor".
+  const vars: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, { project_id: projectId });
   const steps: StepResult[] = [];
   let seenEvents = 0;
 
@@ -105,7 +106,7 @@ export function runScenario(input: unknown, options: BillingSimulatorOptions = {
     if ('expect_balances' in step) {
       const e = step.expect_balances;
       const customer = customerIn(sim.world(), e.project_id ?? projectId, e.customer_id);
-      const actual = customer === undefined ? {} : balancesOf(customer.ledger, sim.now());
+      const actual = customer === undefined ? (Object.create(null) as Record<string, number>) : balancesOf(customer.ledger, sim.now());
       for (const [code, want] of Object.entries(e.balances)) {
         if ((actual[code] ?? 0) !== want) return `balance of ${code}: expected ${want}, got ${actual[code] ?? 0}`;
       }

@@ -2,8 +2,31 @@
  * Scenario files: a seed, a start time and steps (requests to the simulator, clock advances and
  * expectations on responses, balances and emitted events), replayable from tests and the CLI.
  */
+import { currencyAmountsSchema } from '@tenure/core';
 import { z } from 'zod';
 import { durationSchema } from '../internal/duration.js';
+
+/**
+ * An object keyed by names from the file, parsed into a null-prototype record that keeps every key
+ * (`__proto__` included; zod's own records drop it).
+ */
+const namedRecord = <V extends z.ZodType>(key: z.ZodType<string>, value: V) =>
+  z
+    .preprocess((input, ctx) => {
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+        ctx.addIssue({ code: 'custom', message: 'Expected an object', input });
+        return z.NEVER;
+      }
+      return new Map(Object.entries(input));
+    }, z.map(key, value))
+    .transform((map) => {
+      const out = Object.create(null) as Record<string, z.output<V>>;
+      for (const [k, v] of map) out[k] = v;
+      return out;
+    });
+
+/** A variable name, as `${name}` interpolation reads it. */
+const variableName = z.string().regex(/^\w+$/, 'variable names are letters, digits and _');
 
 const requestStep = z.strictObject({
   name: z.string().optional(),
@@ -12,7 +35,7 @@ const requestStep = z.strictObject({
     /** May use `${var}` saved by an earlier step. */
     path: z.string().startsWith('/'),
     body: z.unknown().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
+    headers: namedRecord(z.string(), z.string()).optional(),
   }),
   expect: z
     .strictObject({
@@ -22,7 +45,7 @@ const requestStep = z.strictObject({
     })
     .optional(),
   /** Saves values of the response body (dotted paths) as variables, e.g. `{ "sub": "subscription_id" }`. */
-  save: z.record(z.string(), z.string()).optional(),
+  save: namedRecord(variableName, z.string()).optional(),
 });
 
 const advanceStep = z.strictObject({ name: z.string().optional(), advance: durationSchema });
@@ -32,7 +55,7 @@ const balancesStep = z.strictObject({
   expect_balances: z.strictObject({
     project_id: z.string().optional(),
     customer_id: z.string(),
-    balances: z.record(z.string(), z.number().int()),
+    balances: currencyAmountsSchema(z.number().int()),
   }),
 });
 
