@@ -1,8 +1,6 @@
 // Builders of handled events for tests: minimal valid events in the billing service's shape.
 import type { HandledEvent } from '../src/index.js';
 
-export const T0 = 1_762_000_000_000;
-export const DAY = 86_400_000;
 
 let counter = 0;
 

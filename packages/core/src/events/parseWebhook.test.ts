@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadFixture, webhookFixtures } from '../../test/fixtures.js';
+import { loadFixture, webhookFixtures } from '@tenure/testkit';
 import { parseWebhook } from './parseWebhook.js';
 import { EPOCH_MS_END, EPOCH_MS_MIN } from './epochMs.js';
 import { MAX_ID_BYTES } from './identifier.js';
@@ -17,7 +17,7 @@ describe('parseWebhook', () => {
     }
 
     it('has a fixture for every handled and every documented unhandled event type', () => {
-      const types = new Set(Object.values(webhookFixtures).map((body) => (body as { event: { type: string } }).event.type));
+      const types = new Set(Object.values(webhookFixtures).map((body) => String(body.event['type'])));
       for (const type of [...HANDLED_EVENT_TYPES, ...DOCUMENTED_UNHANDLED_EVENT_TYPES]) expect(types).toContain(type);
     });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DAY, NOW, makeRisk, makeSubscriber } from '../../test/subscribers.js';
+import { NOW, makeRisk, makeSubscriber } from '../../test/subscribers.js';
+import { DAY } from '@tenure/testkit';
 import { resolveConfig } from '../config/defaultConfig.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { recommend } from './recommend.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DAY, NOW, makeSubscriber } from '../../test/subscribers.js';
+import { NOW, makeSubscriber } from '../../test/subscribers.js';
+import { DAY } from '@tenure/testkit';
 import { inactiveDays } from './inactiveDays.js';
 
 describe('inactiveDays', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DAY, T0, ev } from '../../test/events.js';
-import { loadFixture } from '../../test/fixtures.js';
+import { ev } from '../../test/events.js';
+import { DAY, T0 } from '@tenure/testkit';
+import { loadFixture } from '@tenure/testkit';
 import { parseWebhook } from '../events/parseWebhook.js';
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { applyEvent } from './applyEvent.js';

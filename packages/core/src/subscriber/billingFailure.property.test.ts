@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { distinctEventsArb } from '../testing/index.js';
-import { ev, DAY, T0 } from '../../test/events.js';
+import { ev } from '../../test/events.js';
+import { DAY, T0 } from '@tenure/testkit';
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import { foldEvents } from './foldEvents.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DAY, T0, ev } from '../../test/events.js';
+import { ev } from '../../test/events.js';
+import { DAY, T0 } from '@tenure/testkit';
 import { applyEvent } from './applyEvent.js';
 import { recordActivity } from './recordActivity.js';
 
