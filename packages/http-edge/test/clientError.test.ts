@@ -72,3 +72,33 @@ describe('installParserErrorHandlers and Expect', () => {
     expect(JSON.parse(responses[0]!.body)).toEqual({ error: { code: 'expectation_failed', message: expect.any(String), field: 'expect' } });
   });
 });
+
+describe('installParserErrorHandlers and pipelined garbage', () => {
+  it('lets the answer of a request already running reach the client, then closes (no 400 in its place)', async () => {
+    server = createServer((_req, res) => void setTimeout(() => res.end('done'), 50));
+    installParserErrorHandlers(server, format);
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const { responses, timedOut } = await rawRequest(port, 'POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 0\r\n\r\n{"not":"a request"}\r\n\r\n');
+    expect(timedOut).toBe(false);
+    expect(responses.map((r) => [r.status, r.body])).toEqual([[200, 'done']]);
+  });
+});
+
+describe('installParserErrorHandlers and a broken body', () => {
+  it('answers the error when the request being read is the broken one (its body never completes)', async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('read'));
+    });
+    installParserErrorHandlers(server, format);
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const { responses, timedOut } = await rawRequest(port, 'POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n');
+    expect(timedOut).toBe(false);
+    expect(responses.map((r) => r.status)).toEqual([400]);
+    const get = await rawRequest(port, 'GET / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: Bearer x\r\n\r\n');
+    expect(get.timedOut).toBe(false);
+    expect(get.responses.map((r) => r.status)).toEqual([400]);
+  });
+});

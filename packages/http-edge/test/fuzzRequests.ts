@@ -5,12 +5,18 @@
 import fc from 'fast-check';
 import type { RawResponse } from './rawHttp.js';
 
-/** What the generator knows about one service. */
+/** One valid request of a service, the seed the generator mutates. */
+export interface FuzzSeed {
+  method: string;
+  /** The path, with a query string when useful. */
+  path: string;
+  /** A valid JSON body, for routes that take one. */
+  body?: unknown;
+}
+
+/** What the generator knows about one service: valid requests to start from. */
 export interface FuzzService {
-  /** Real routes (with their query strings when useful). */
-  paths: readonly string[];
-  /** Valid JSON bodies of its POST routes. */
-  bodies: readonly unknown[];
+  seeds: readonly FuzzSeed[];
 }
 
 /** One generated request: the bytes to send, and what they are (for failure messages). */
@@ -26,15 +32,18 @@ export interface FuzzRequest {
 
 const ODD_PATHS = ['//a:b', '//a:b/webhook', '/%', '/%zz', '/a%00b', '/?%', '*', '//', '/..%2f..%2f', '/?a=%E0%A4%A', '/%F0%9F', '/\u00e9', 'http://x/health', 'a:b'];
 
-const method = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom('GET', 'POST', 'POST', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD') },
-  { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,12}$/) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
-);
-
-const path = (known: readonly string[]) =>
+const method = (seed: string) =>
   fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom(...known) },
+    { weight: 12, arbitrary: fc.constant(seed) },
+    { weight: 4, arbitrary: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD') },
+    { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,12}$/) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+  );
+
+const path = (seed: string, known: readonly string[]) =>
+  fc.oneof(
+    { weight: 10, arbitrary: fc.constant(seed) },
+    { weight: 3, arbitrary: fc.constantFrom(...known) },
     { weight: 3, arbitrary: fc.constantFrom(...ODD_PATHS) },
     { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...known), fc.string({ maxLength: 30 })).map(([p, q]) => `${p}?${q}`) },
     { weight: 2, arbitrary: fc.string({ maxLength: 40 }).map((s) => `/${s}`) },
@@ -43,14 +52,17 @@ const path = (known: readonly string[]) =>
 
 const version = fc.oneof({ weight: 12, arbitrary: fc.constant('HTTP/1.1') }, { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 x', '', 'http/1.1') });
 
-const header = fc.oneof(
+const header: fc.Arbitrary<[string, string]> = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/), fc.string({ maxLength: 30 }).map((v) => v.replace(/[\r\n]/g, ' '))) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom('authorization', 'x-request-id', 'content-encoding', 'expect', 'transfer-encoding', 'accept'), fc.constantFrom('Bearer x', 'gzip', '100-continue', 'chunked, identity', '', '\u00ff', 'x'.repeat(200))) },
   { weight: 1, arbitrary: fc.integer({ min: 8_000, max: 40_000 }).map((n) => ['x-big', 'a'.repeat(n)] as [string, string]) },
   { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 })) },
 );
 
-const contentType = fc.constantFrom<string | undefined>('application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/json; charset=latin1', undefined);
+const contentType = fc.oneof(
+  { weight: 6, arbitrary: fc.constant<string | undefined>('application/json') },
+  { weight: 1, arbitrary: fc.constantFrom<string | undefined>('application/json; charset=utf-8', 'text/plain', 'application/json; charset=latin1', undefined) },
+);
 
 const INVALID_UTF8: readonly number[][] = [[0xff], [0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0x80]];
 
@@ -59,11 +71,12 @@ const insertBytes = (text: string, at: number, bytes: readonly number[]): Buffer
   return Buffer.concat([Buffer.from(text.slice(0, i)), Buffer.from(bytes), Buffer.from(text.slice(i))]);
 };
 
-const body = (valid: readonly unknown[]) => {
-  const json = fc.constantFrom(...valid).map((v) => JSON.stringify(v));
+const body = (seed: unknown, valid: readonly unknown[]) => {
+  const json = (seed === undefined ? fc.constantFrom(...valid) : fc.oneof(fc.constant(seed), fc.constantFrom(...valid))).map((v) => JSON.stringify(v));
   return fc.oneof(
-    { weight: 3, arbitrary: fc.constant<{ bytes: Buffer | undefined; huge: boolean }>({ bytes: undefined, huge: false }) },
-    { weight: 4, arbitrary: json.map((t) => ({ bytes: Buffer.from(t), huge: false })) },
+    { weight: seed === undefined ? 8 : 2, arbitrary: fc.constant<{ bytes: Buffer | undefined; huge: false }>({ bytes: undefined, huge: false }) },
+    ...(seed === undefined ? [] : [{ weight: 8, arbitrary: fc.constant({ bytes: Buffer.from(JSON.stringify(seed)), huge: false }) }]),
+    { weight: 2, arbitrary: json.map((t) => ({ bytes: Buffer.from(t), huge: false })) },
     { weight: 3, arbitrary: fc.tuple(json, fc.nat()).map(([t, n]) => ({ bytes: Buffer.from(t.slice(0, n % Math.max(1, t.length))), huge: false })) },
     { weight: 3, arbitrary: fc.tuple(json, fc.nat(), fc.constantFrom(...INVALID_UTF8)).map(([t, n, b]) => ({ bytes: insertBytes(t, n % (t.length + 1), b), huge: false })) },
     { weight: 2, arbitrary: fc.json({ maxDepth: 3 }).map((t) => ({ bytes: Buffer.from(t), huge: false })) },
@@ -80,7 +93,7 @@ const body = (valid: readonly unknown[]) => {
 };
 
 type Framing = 'length' | 'chunked' | 'truncated' | 'undeclared';
-const framing = fc.constantFrom<Framing>('length', 'length', 'length', 'length', 'chunked', 'truncated', 'undeclared');
+const framing = fc.oneof({ weight: 8, arbitrary: fc.constant<Framing>('length') }, { weight: 1, arbitrary: fc.constantFrom<Framing>('chunked', 'truncated', 'undeclared') });
 
 /**
  * Given what a service serves, returns requests: mostly well-formed heads with odd or broken
@@ -91,17 +104,22 @@ const framing = fc.constantFrom<Framing>('length', 'length', 'length', 'length',
  * fc.assert(fc.asyncProperty(fuzzRequest(service), async (req) => { ... }));
  */
 export function fuzzRequest(service: FuzzService): fc.Arbitrary<FuzzRequest> {
+  const paths = service.seeds.map((s) => s.path);
+  const bodies = service.seeds.flatMap((s) => (s.body === undefined ? [] : [s.body]));
   return fc
-    .record({
-      method,
-      path: path(service.paths),
+    .constantFrom(...service.seeds)
+    .chain((seed) =>
+      fc.record({
+      method: method(seed.method),
+      path: path(seed.path, paths),
       version,
       host: fc.integer({ min: 0, max: 9 }).map((n) => n > 0),
-      headers: fc.array(header, { maxLength: 3 }),
+      headers: fc.oneof({ weight: 2, arbitrary: fc.constant<[string, string][]>([]) }, { weight: 1, arbitrary: fc.array(header, { minLength: 1, maxLength: 3 }) }),
       contentType,
-      body: body(service.bodies),
+      body: body(seed.body, bodies.length > 0 ? bodies : [{}]),
       framing,
-    })
+    }),
+    )
     .map(({ method, path, version, host, headers, contentType, body, framing }) => {
       const lines = [`${method} ${path}${version === '' ? '' : ` ${version}`}`];
       if (host) lines.push('host: fuzz');

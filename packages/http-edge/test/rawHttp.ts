@@ -7,8 +7,8 @@ export interface RawResponse {
   body: string;
 }
 
-/** Parses every response in `data` (content-length or chunked bodies). */
-export function parseResponses(data: Buffer): RawResponse[] {
+/** Parses every response in `data` (content-length or chunked bodies; none for the answer to a HEAD). */
+export function parseResponses(data: Buffer, firstIsHead = false): RawResponse[] {
   const out: RawResponse[] = [];
   let rest: Buffer = data;
   while (rest.length > 0) {
@@ -38,7 +38,7 @@ export function parseResponses(data: Buffer): RawResponse[] {
         next = next.subarray(size + 2);
       }
       body = Buffer.concat(parts);
-    } else if (status >= 100 && status < 200) {
+    } else if ((status >= 100 && status < 200) || (firstIsHead && out.length === 0)) {
       body = Buffer.alloc(0);
     } else {
       const length = Number(headers['content-length'] ?? 0);
@@ -77,7 +77,8 @@ export function rawRequest(
     socket.on('close', () => {
       clearTimeout(timer);
       const raw = Buffer.concat(chunks);
-      resolve({ responses: parseResponses(raw), raw, timedOut });
+      const isHead = (typeof bytes === 'string' ? bytes : bytes.toString('latin1', 0, 5)).startsWith('HEAD ');
+      resolve({ responses: parseResponses(raw, isHead), raw, timedOut });
     });
     socket.on('connect', () => {
       socket.write(bytes, () => {

@@ -38,8 +38,9 @@ export function rawErrorResponse(problem: EdgeProblem, format: ErrorFormatter): 
 
 /**
  * Given a node:http server and the service's error formatter, installs a `clientError` handler:
- * when the socket can still take a response (no answer of this connection has started), it writes
- * the JSON envelope with `connection: close`, then destroys the socket. Also a `checkExpectation`
+ * it writes the JSON envelope with `connection: close`, then destroys the socket; when a request
+ * of the connection is still being answered (garbage pipelined after it), that answer is sent
+ * instead and the connection closes after it. Also a `checkExpectation`
  * handler: an `Expect` other than `100-continue` is answered 417 with the envelope. `onError` sees
  * each one (for a log line).
  *
@@ -53,10 +54,20 @@ export function installParserErrorHandlers(server: Server, format: ErrorFormatte
     req.resume();
     sendJson(res, problem.status, format(problem), { connection: 'close' });
   });
-  server.on('clientError', (error: Error & { code?: string }, socket: Duplex & { _httpMessage?: { headersSent?: boolean } | null }) => {
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex & { _httpMessage?: (ServerResponse & { headersSent: boolean }) | null }) => {
     const code = error.code ?? '';
-    if (GONE.has(code) || !socket.writable || socket._httpMessage?.headersSent === true) {
+    const inFlight = socket._httpMessage;
+    if (GONE.has(code) || !socket.writable || inFlight?.headersSent === true) {
       socket.destroy();
+      return;
+    }
+    if (inFlight !== null && inFlight !== undefined && !inFlight.writableFinished && inFlight.req.complete) {
+      // Bytes after a complete request that is still being answered (a broken pipelined request):
+      // that request has run, so its answer must reach the client; then the connection closes.
+      // Writing an error here would replace a 2xx whose effects happened with a 4xx. (When the
+      // in-flight request is the broken one, its body never completes: answer the error.)
+      inFlight.shouldKeepAlive = false;
+      inFlight.once('finish', () => socket.end()); // end, not destroy: the answer may still be buffered
       return;
     }
     const problem = edgeProblem(PROBLEM_BY_CODE[code] ?? 'bad_request');

@@ -37,15 +37,20 @@ const isEnvelope = (body: unknown): boolean => {
 };
 
 const service: FuzzService = {
-  paths: ['/webhook', '/health', '/openapi.json', '/api/at-risk', '/api/at-risk?limit=2', '/api/subscribers/u1', '/api/subscribers/u1/recommend', '/api/subscribers/u1/activity', '/api/dispatch?dry_run=true', '/api/dispatches', '/api/subscribers/%zz'],
-  bodies: [
-    fixture('initial_purchase', { id: 'fz-1', app_user_id: 'u1' }),
-    fixture('billing_issue', { id: 'fz-2', app_user_id: 'u1', event_timestamp_ms: T0 + 1 }),
-    fixture('renewal', { id: 'fz-3', app_user_id: 'u2' }),
-    fixture('test'),
-    { at: T0 },
-    { dry_run: true },
-    { api_version: '1.0', event: { type: 'X' } },
+  seeds: [
+    { method: 'POST', path: '/webhook', body: fixture('initial_purchase', { id: 'fz-1', app_user_id: 'u1' }) },
+    { method: 'POST', path: '/webhook', body: fixture('billing_issue', { id: 'fz-2', app_user_id: 'u1', event_timestamp_ms: T0 + 1 }) },
+    { method: 'POST', path: '/webhook', body: fixture('renewal', { id: 'fz-3', app_user_id: 'u2' }) },
+    { method: 'POST', path: '/webhook', body: fixture('test') },
+    { method: 'GET', path: '/health' },
+    { method: 'GET', path: '/openapi.json' },
+    { method: 'GET', path: '/api/at-risk?limit=2' },
+    { method: 'GET', path: '/api/subscribers/u1' },
+    { method: 'GET', path: '/api/subscribers/u1/recommend' },
+    { method: 'POST', path: '/api/subscribers/u1/activity', body: { at: T0 } },
+    { method: 'POST', path: '/api/dispatch', body: { dry_run: true } },
+    { method: 'GET', path: '/api/dispatches' },
+    { method: 'GET', path: '/api/subscribers/%zz' },
   ],
 };
 
@@ -54,6 +59,7 @@ describe('retention service fuzz (real process, raw sockets)', () => {
     let before = snapshot();
     const stats: Record<string, number> = {};
     let changes = 0;
+    let previous = 'none';
     await fc.assert(
       fc.asyncProperty(fuzzRequest(service), async (req) => {
         const { responses, timedOut } = await rawRequest(Number(new URL(serve.url).port), req.bytes, 5000, req.incomplete ? 100 : 1500);
@@ -61,7 +67,8 @@ describe('retention service fuzz (real process, raw sockets)', () => {
         const violation = contractViolation(req, responses, timedOut, isEnvelope);
         expect(violation, req.describe).toBeNull();
         const after = snapshot();
-        if (!anySuccess(responses)) expect(after, `state changed on ${responses[0]?.status ?? 'no answer'}: ${req.describe}`).toBe(before);
+        if (!anySuccess(responses)) expect(after, `state changed on ${responses[0]?.status ?? 'no answer'}: ${req.describe} (previous request: ${previous})`).toBe(before);
+        previous = `${responses.map((r) => r.status).join(',') || 'no answer'} ${req.describe}`;
         if (after !== before) changes++;
         before = after;
       }),

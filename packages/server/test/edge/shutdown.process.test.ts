@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chatKey } from '../durability/alertKeys.js';
 import { postJson } from '../durability/sendAll.js';
 import { killServes, startServe } from '../durability/serveProcess.js';
-import type { ChatPost } from '../helpers/chatReceiver.js';
+import type { ChatPost } from '@tenure/testkit';
 import { DAY, fixture, T0 } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/testServer.js';
 
