@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackNotifier, createSmtpNotifier } from '../src/index.js';
-import { startChatReceiver } from './helpers/chatReceiver.js';
+import { startChatReceiver } from '@tenure/testkit';
 import { DAY, fixture, T0 } from './helpers/fixtures.js';
 import { seed } from './helpers/seed.js';
-import { startSmtpReceiver } from './helpers/smtpReceiver.js';
+import { startSmtpReceiver } from '@tenure/testkit';
 import { eventually, startTestServer } from './helpers/testServer.js';
 
 const cleanups: (() => Promise<void>)[] = [];

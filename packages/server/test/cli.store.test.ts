@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/runCli.js';
-import { startChatReceiver } from './helpers/chatReceiver.js';
+import { startChatReceiver } from '@tenure/testkit';
 import { fixture, T0 } from './helpers/fixtures.js';
 import { eventually } from './helpers/testServer.js';
 

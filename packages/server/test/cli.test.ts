@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/runCli.js';
 import { SERVE_HELP } from '../src/cli/helpText.js';
-import { fixture } from './helpers/fixtures.js';
+import { DAY, T0, fixture } from './helpers/fixtures.js';
 
 function capture() {
   const out: string[] = [];
@@ -74,13 +74,15 @@ describe('tenure CLI', () => {
 
   it('uses TENURE_CLOCK: a fixed ISO time is "now" for scores and recommendations', async () => {
     const c = capture();
-    const { running } = await runCli(['serve', '--port', '0'], { DATABASE_URL: 'memory', TENURE_CLOCK: '2026-01-12T00:00:00Z' }, c.io);
+    const clock = new Date(T0 + 11 * DAY).toISOString();
+    const { running } = await runCli(['serve', '--port', '0'], { DATABASE_URL: 'memory', TENURE_CLOCK: clock }, c.io);
     try {
-      // The trial fixture starts 2026-01-01 and lasts 14 days: the 12th is day 12.
-      await fetch(`${running!.url}/webhook`, { method: 'POST', body: JSON.stringify(fixture('initial_purchase_trial')) });
+      // A 14-day trial that started at T0: eleven days later is day 12.
+      const trial = { app_user_id: 'user_1', event_timestamp_ms: T0, purchased_at_ms: T0, expiration_at_ms: T0 + 14 * DAY };
+      await fetch(`${running!.url}/webhook`, { method: 'POST', body: JSON.stringify(fixture('initial_purchase_trial', trial)) });
       const rec = (await (await fetch(`${running!.url}/api/subscribers/user_1/recommend`)).json()) as { recommendations: { action: string }[] };
       expect(rec.recommendations[0]!.action).toBe('trial_nudge');
-      expect(c.logs.find((l) => typeof l['url'] === 'string')!['clock']).toBe('2026-01-12T00:00:00.000Z');
+      expect(c.logs.find((l) => typeof l['url'] === 'string')!['clock']).toBe(clock);
     } finally {
       await running!.close();
     }

@@ -24,7 +24,7 @@ describe('structured logs', () => {
     const { lines, logger } = capture();
     app = await startTestServer({ logger, webhookAuthKey: 'rc-very-secret', apiKey: 'api-very-secret' });
     await app.request('POST', '/webhook', fixture('initial_purchase'), { authorization: 'wrong-guess-secret', 'x-request-id': 'req-1' });
-    await app.request('POST', '/webhook', fixture('initial_purchase'), { authorization: 'rc-very-secret', 'x-request-id': 'req-2' });
+    await app.request('POST', '/webhook', fixture('initial_purchase', { app_user_id: 'user_1' }), { authorization: 'rc-very-secret', 'x-request-id': 'req-2' });
     await app.request('GET', '/api/subscribers/user_1', undefined, { authorization: 'Bearer api-very-secret', 'x-request-id': 'req-3' });
     await new Promise((r) => setTimeout(r, 20));
 

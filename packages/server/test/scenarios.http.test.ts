@@ -2,9 +2,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackNotifier, createSmtpNotifier } from '../src/index.js';
-import { startChatReceiver } from './helpers/chatReceiver.js';
+import { startChatReceiver } from '@tenure/testkit';
 import { DAY, fixture, T0, type WebhookBody } from './helpers/fixtures.js';
-import { startSmtpReceiver } from './helpers/smtpReceiver.js';
+import { startSmtpReceiver } from '@tenure/testkit';
 import { eventually, startTestServer, type TestServer } from './helpers/testServer.js';
 
 const cleanups: (() => Promise<void>)[] = [];

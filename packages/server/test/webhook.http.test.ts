@@ -9,15 +9,15 @@ describe.each<Mode>(['listener', 'express'])('POST /webhook (%s)', (mode) => {
 
   it('answers 200 { ok: true, result: "applied" } and stores the subscriber', async () => {
     await start();
-    const res = await app.webhook(fixture('initial_purchase'));
+    const res = await app.webhook(fixture('initial_purchase', { app_user_id: 'user_1' }));
     expect(res).toMatchObject({ status: 200, body: { ok: true, result: 'applied' } });
     expect((await app.store.get('user_1'))?.state).toBe('active');
   });
 
   it('answers 200 "duplicate" for a repeated event id and changes nothing', async () => {
     await start();
-    await app.webhook(fixture('renewal'));
-    const res = await app.webhook(fixture('renewal'));
+    await app.webhook(fixture('renewal', { app_user_id: 'user_1' }));
+    const res = await app.webhook(fixture('renewal', { app_user_id: 'user_1' }));
     expect(res).toMatchObject({ status: 200, body: { ok: true, result: 'duplicate' } });
     expect((await app.store.get('user_1'))?.renewals).toBe(1);
   });

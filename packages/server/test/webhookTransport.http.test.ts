@@ -14,7 +14,7 @@ describe('POST /webhook transport details (standalone listener)', () => {
     const res = await fetch(`${app.url}/webhook`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      body: gzipSync(JSON.stringify(fixture('initial_purchase'))),
+      body: gzipSync(JSON.stringify(fixture('initial_purchase', { app_user_id: 'user_1' }))),
     });
     expect(res.status).toBe(200);
     expect((await app.store.get('user_1'))?.state).toBe('active');
@@ -56,7 +56,7 @@ describe('POST /webhook transport details (standalone listener)', () => {
   it('moves an event clock with reported activity too', async () => {
     const clock = eventClock(() => 0);
     app = await startTestServer({ clock });
-    await app.webhook(fixture('initial_purchase'));
+    await app.webhook(fixture('initial_purchase', { app_user_id: 'user_1' }));
     await app.request('POST', '/api/subscribers/user_1/activity', { at: T0 + 1000 });
     expect(clock.now()).toBe(T0 + 1000);
   });

@@ -1,14 +1,12 @@
 import { assessSubscriber, planDispatch, applyEvent, type Delivery, type HandledEvent } from '@tenure/core';
 import { pino } from 'pino';
+import { DAY, T0 } from '@tenure/testkit';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../clock/clock.js';
 import { createMemoryChatNotifier, createMemoryEmailNotifier, NotifyError, type ChatNotifier, type Notifier } from '../notify/notifier.js';
 import { createDispatcher } from './dispatcher.js';
 import { createMemoryDispatchLog } from './dispatchLog.js';
 import { createRateLimiter } from './rateLimiter.js';
-
-const T0 = 1_767_225_600_000;
-const DAY = 86_400_000;
 
 /** The plan for one churned customer: winback, immediate → email + chat. */
 function churnedPlan(customer = 'u1'): Delivery[] {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChatReceiver } from '../../test/helpers/chatReceiver.js';
+import { startChatReceiver } from '@tenure/testkit';
 import { createSlackNotifier } from './slackNotifier.js';
 import { NotifyError } from './notifier.js';
 import type { Alert, ChatMessage } from '@tenure/core';

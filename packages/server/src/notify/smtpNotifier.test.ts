@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSmtpReceiver } from '../../test/helpers/smtpReceiver.js';
+import { startSmtpReceiver } from '@tenure/testkit';
 import { createSmtpNotifier } from './smtpNotifier.js';
 import { NotifyError } from './notifier.js';
 import type { Alert } from '@tenure/core';

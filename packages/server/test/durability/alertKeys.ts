@@ -1,7 +1,7 @@
 /** Which subscriber and action a received alert is about, read from the Slack post or the email subject. */
 import { ACTION_LABELS, type Action } from '@tenure/core';
-import type { ChatPost } from '../helpers/chatReceiver.js';
-import type { ReceivedMail } from '../helpers/smtpReceiver.js';
+import type { ChatPost } from '@tenure/testkit';
+import type { ReceivedMail } from '@tenure/testkit';
 
 /** `customer|action` of a Slack post (its fallback text: "… for <customer>: <action> (<urgency>). …"). ASCII ids only. */
 export function chatKey(post: ChatPost): string {

@@ -4,9 +4,9 @@
 // not once per replica (the cooldown lives in the database).
 import { assessSubscriber, DEFAULT_CONFIG, foldEventsByCustomer, type HandledEvent } from '@tenure/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChatReceiver } from '../helpers/chatReceiver.js';
+import { startChatReceiver } from '@tenure/testkit';
 import { DAY, T0, type WebhookBody } from '../helpers/fixtures.js';
-import { startSmtpReceiver } from '../helpers/smtpReceiver.js';
+import { startSmtpReceiver } from '@tenure/testkit';
 import { chatKey, countKeys, mailKey } from './alertKeys.js';
 import { TEST_DATABASE_URL, testSchema, warnIfNoPostgres } from './postgresSchema.js';
 import { expectedAtRisk, readAtRisk, readSubscribers, recordView } from './readBack.js';
