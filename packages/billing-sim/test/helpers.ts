@@ -1,5 +1,5 @@
 /** Test helpers: the app on an ephemeral port, a JSON client, and a local webhook receiver. */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBillingSimApp, createBillingSimulator, createRequestHandler, toNodeListener, type BillingSimulator, type BillingSimulatorOptions, type HandlerOptions } from '../src/index.js';
 
@@ -46,37 +46,7 @@ export async function startApp(
   };
 }
 
-export interface Received {
-  headers: IncomingHttpHeaders;
-  body: any;
-}
-
-export interface Receiver {
-  url: string;
-  received: Received[];
-  /** Status to answer for the n-th request (0-based); default 200. */
-  statusFor: (n: number, body: any) => number;
-  close(): Promise<void>;
-}
-
-/** Starts a webhook receiver on 127.0.0.1:0 that records every request. */
-export async function startReceiver(statusFor: (n: number, body: any) => number = () => 200): Promise<Receiver> {
-  const receiver: Receiver = { url: '', received: [], statusFor, close: async () => undefined };
-  const server = createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => {
-      const body = JSON.parse(data);
-      const n = receiver.received.length;
-      receiver.received.push({ headers: req.headers, body });
-      res.statusCode = receiver.statusFor(n, body);
-      res.end('{}');
-    });
-  });
-  receiver.url = (await listen(server)) + '/webhook';
-  receiver.close = () => closeServer(server);
-  return receiver;
-}
+export { startWebhookReceiver as startReceiver, type ReceivedWebhook as Received, type WebhookReceiver as Receiver } from '@tenure/testkit';
 
 export const P = '/v2/projects/proj1';
 

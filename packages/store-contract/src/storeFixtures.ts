@@ -3,6 +3,7 @@
  * as a webhook body and passed through the core's `parseWebhook`, so a store sees exactly what the
  * service would hand it), customer ids that exercise code point order, and small async helpers.
  */
+import { HOUR, T0 } from '@tenure/testkit';
 import { DAY_MS, compareIds, parseWebhook, type HandledEvent, type HandledEventType, type Subscriber, type SubscriberStore } from '@tenure/core';
 
 /**
@@ -11,8 +12,8 @@ import { DAY_MS, compareIds, parseWebhook, type HandledEvent, type HandledEventT
  * @example
  * const ctx = { now: T0 + 30 * DAY_MS, config: DEFAULT_CONFIG };
  */
-export const T0 = 1_762_000_000_000;
-export const HOUR_MS = 3_600_000;
+export { T0 };
+export const HOUR_MS = HOUR;
 export { DAY_MS };
 
 /**

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { HANDLED_EVENT_TYPES, type HandledEvent, type HandledEventType } from '@tenure/core';
+import { DAY, T0 } from '@tenure/testkit';
 import { afterEach } from 'vitest';
 
 const dirs: string[] = [];
@@ -18,8 +19,7 @@ export function tempDbPath(name = 'tenure.db'): string {
   return join(dir, name);
 }
 
-export const T0 = 1_762_000_000_000;
-export const DAY = 86_400_000;
+export { DAY, T0 };
 
 /** One handled event in the billing service's format. */
 export function event(type: HandledEventType, id: string, customer: string, at: number, extra: Record<string, unknown> = {}): HandledEvent {
