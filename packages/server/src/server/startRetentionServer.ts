@@ -73,21 +73,8 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
     await listener.close().catch(() => {}); // the first error is the one to report
     throw error;
   }
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
-
-  const channels = Object.fromEntries(['email', 'chat'].map((c) => [c, notifiers.find((n) => n.channel === c)?.description ?? 'off']));
-  // `describe.store` (the CLI's redacted spec) names the store better than its kind when given.
-  const fields: Record<string, unknown> = { url, store: store.kind, notifiers: channels, ...options.describe };
-  logger.info(fields, `tenure listening on ${url} (store: ${String(fields['store'])}; email: ${channels['email']}; chat: ${channels['chat']})`);
-  if (listener.runtime.webhookAuth.disabled) {
-    logger.warn('BILLING_WEBHOOK_AUTH_KEY is not set: POST /webhook accepts ANY caller (development mode only)');
-  }
-  if (listener.runtime.apiAuth.disabled) {
-    logger.warn('TENURE_API_KEY is not set: /api/* is open to ANY caller (development mode only)');
-  }
-
+  // Signal handlers first: a supervisor may send SIGTERM as soon as it reads the startup line, and a
+  // signal without a handler ends the process at once.
   const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   let offSignals = () => {};
   let closing: Promise<void> | undefined;
@@ -115,5 +102,20 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
       );
     });
   }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+
+  const channels = Object.fromEntries(['email', 'chat'].map((c) => [c, notifiers.find((n) => n.channel === c)?.description ?? 'off']));
+  // `describe.store` (the CLI's redacted spec) names the store better than its kind when given.
+  const fields: Record<string, unknown> = { url, store: store.kind, notifiers: channels, ...options.describe };
+  logger.info(fields, `tenure listening on ${url} (store: ${String(fields['store'])}; email: ${channels['email']}; chat: ${channels['chat']})`);
+  if (listener.runtime.webhookAuth.disabled) {
+    logger.warn('BILLING_WEBHOOK_AUTH_KEY is not set: POST /webhook accepts ANY caller (development mode only)');
+  }
+  if (listener.runtime.apiAuth.disabled) {
+    logger.warn('TENURE_API_KEY is not set: /api/* is open to ANY caller (development mode only)');
+  }
+
   return { server, url, listener, close };
 }
