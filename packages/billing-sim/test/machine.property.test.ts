@@ -190,12 +190,8 @@ describe('the simulator machine against the core', () => {
           const owner = subsOf(world, customerId).find((s) => s.original_transaction_id === latest!.original_transaction_id);
           expect(owner, `subscription of ${latest.original_transaction_id}`).toBeDefined();
           const sub = owner!;
-          // Known divergence, reported to the core: its rules (docs/rules.md §2) take UNCANCELLATION and
-          // PRODUCT_CHANGE as `active` even during a free trial, where the subscription is still in its
-          // trial. The `it.fails` below pins the divergence so fixing the core flips it.
-          const trialTouched = believedState(sub) === 'trialing' && (latest.type === 'UNCANCELLATION' || latest.type === 'PRODUCT_CHANGE');
           expect({ state: subscriber.state, product: subscriber.product_id, period_end: subscriber.period_ends_at }).toEqual({
-            state: trialTouched ? 'active' : believedState(sub),
+            state: believedState(sub),
             // The core takes a PRODUCT_CHANGE's new product at once; any later event of the subscription
             // names the product it is billed for (the old one until the change takes effect at renewal).
             product: latest.type === 'PRODUCT_CHANGE' ? sub.pending_product_id : sub.product_id,
@@ -207,7 +203,7 @@ describe('the simulator machine against the core', () => {
     );
   });
 
-  it.fails('keeps a trial un-cancelled during the trial as trialing in the core (known divergence of the core rule)', () => {
+  it('keeps a trial un-cancelled during the trial as trialing in the core', () => {
     const { events } = runMachine({
       start: Date.UTC(2026, 0, 1),
       steps: [

@@ -59,6 +59,13 @@ describe('applyEvent', () => {
       const s = fold(ev('INITIAL_PURCHASE', T0), ev('CANCELLATION', T0 + DAY), ev('UNCANCELLATION', T0 + 2 * DAY));
       expect(s.state).toBe('active');
     });
+    it('keeps a trial that is un-cancelled or changes product during the trial trialing (period_type TRIAL)', () => {
+      const trial = { period_type: 'TRIAL' } as const;
+      const start = ev('INITIAL_PURCHASE', T0, trial);
+      expect(fold(start, ev('CANCELLATION', T0 + DAY, trial), ev('UNCANCELLATION', T0 + 2 * DAY, trial)).state).toBe('trialing');
+      expect(fold(start, ev('PRODUCT_CHANGE', T0 + DAY, { ...trial, new_product_id: 'pro_annual' })).state).toBe('trialing');
+      expect(fold(start, ev('UNCANCELLATION', T0 + DAY, { period_type: 'NORMAL' })).state).toBe('active');
+    });
     it('applies a transition from any current state (no transition is rejected)', () => {
       const s = fold(ev('INITIAL_PURCHASE', T0), ev('EXPIRATION', T0 + DAY), ev('UNCANCELLATION', T0 + 2 * DAY));
       expect(s.state).toBe('active');

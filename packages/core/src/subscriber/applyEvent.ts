@@ -73,7 +73,9 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     case 'UNCANCELLATION':
       rank = EVENT_PRECEDENCE.UNCANCELLATION;
       activity = ACTIVITY_EVENT_TYPES.UNCANCELLATION;
-      nextState = 'active';
+      // Un-cancelling (or changing product, below) during a free trial leaves the subscription in its
+      // trial: the event's period_type says which period it is in.
+      nextState = event.period_type === 'TRIAL' ? 'trialing' : 'active';
       break;
     case 'EXPIRATION':
       rank = EVENT_PRECEDENCE.EXPIRATION;
@@ -90,7 +92,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     case 'PRODUCT_CHANGE':
       rank = EVENT_PRECEDENCE.PRODUCT_CHANGE;
       activity = ACTIVITY_EVENT_TYPES.PRODUCT_CHANGE;
-      nextState = 'active';
+      nextState = event.period_type === 'TRIAL' ? 'trialing' : 'active';
       product = event.new_product_id ?? null;
       break;
     case 'NON_RENEWING_PURCHASE':
