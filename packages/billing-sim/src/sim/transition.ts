@@ -5,6 +5,7 @@
  * randomness (the PRNG state is part of the world). The facade (`createBillingSimulator`), the HTTP
  * routes and the delivery outbox are adapters around it.
  */
+import { match } from 'ts-pattern';
 import { fail, ok, type ApiError, type Result } from './apiError.js';
 import { refuseClock } from './clockBounds.js';
 import { advanceTo } from './clock.js';
@@ -22,45 +23,33 @@ export type TransitionOutcome<V> =
   | { ok: true; world: World; value: V; events: WebhookBody[]; grants: CreditChange[] }
   | { ok: false; error: ApiError };
 
-/** Applies one command to the working copy. A switch, not a pattern matcher: this runs once per request. */
-function apply(ctx: SimContext, c: SimCommand): Result<CommandValues[SimCommandType]> {
-  switch (c.type) {
-    case 'advance':
-      return ok({ now: ctx.now, jobs_run: [] });
-    case 'put_product':
+/**
+ * Applies one command to the working copy: one exhaustive match over the command union (a new
+ * command type fails to compile until it is handled here). ts-pattern's dispatch costs about 1 µs,
+ * nothing beside a request; the per-event hot paths in the core use switches instead.
+ */
+function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCommandType]> {
+  return match<SimCommand, Result<CommandValues[SimCommandType]>>(command)
+    .with({ type: 'advance' }, () => ok({ now: ctx.now, jobs_run: [] }))
+    .with({ type: 'put_product' }, (c) => {
       writableProducts(ctx).set(c.product.id, c.product);
       return ok(c.product);
-    case 'create_currency':
-      return createCurrency(ctx, c.project_id, c.body);
-    case 'update_currency':
-      return updateCurrency(ctx, c.project_id, c.code, c.body);
-    case 'delete_currency':
-      return deleteCurrency(ctx, c.project_id, c.code);
-    case 'change_balances':
-      return changeBalances(ctx, c.project_id, c.customer_id, c.change, c.reference, c.include_empty);
-    case 'purchase':
-      return life.purchase(ctx, c);
-    case 'refund_purchase':
-      return life.refundPurchase(ctx, c.project_id, c.transaction_id);
-    case 'cancel':
-      return life.cancel(ctx, c.subscription_id, c.reason);
-    case 'uncancel':
-      return life.uncancel(ctx, c.subscription_id);
-    case 'billing_issue':
-      return life.billingIssue(ctx, c.subscription_id, c.grace_ms, c.when);
-    case 'recover':
-      return life.recover(ctx, c.subscription_id);
-    case 'change_product':
-      return life.changeProduct(ctx, c.subscription_id, c.new_product_id, c.timing);
-    case 'refund':
-      return life.refund(ctx, c.subscription_id);
-    case 'expire':
-      return life.expire(ctx, c.subscription_id, c.reason);
-    case 'remember_idempotency':
-      return ok(rememberKey(ctx, c.project_id, c.key, c.record));
-    default:
-      return c satisfies never;
-  }
+    })
+    .with({ type: 'create_currency' }, (c) => createCurrency(ctx, c.project_id, c.body))
+    .with({ type: 'update_currency' }, (c) => updateCurrency(ctx, c.project_id, c.code, c.body))
+    .with({ type: 'delete_currency' }, (c) => deleteCurrency(ctx, c.project_id, c.code))
+    .with({ type: 'change_balances' }, (c) => changeBalances(ctx, c.project_id, c.customer_id, c.change, c.reference, c.include_empty))
+    .with({ type: 'purchase' }, (c) => life.purchase(ctx, c))
+    .with({ type: 'refund_purchase' }, (c) => life.refundPurchase(ctx, c.project_id, c.transaction_id))
+    .with({ type: 'cancel' }, (c) => life.cancel(ctx, c.subscription_id, c.reason))
+    .with({ type: 'uncancel' }, (c) => life.uncancel(ctx, c.subscription_id))
+    .with({ type: 'billing_issue' }, (c) => life.billingIssue(ctx, c.subscription_id, c.grace_ms, c.when))
+    .with({ type: 'recover' }, (c) => life.recover(ctx, c.subscription_id))
+    .with({ type: 'change_product' }, (c) => life.changeProduct(ctx, c.subscription_id, c.new_product_id, c.timing))
+    .with({ type: 'refund' }, (c) => life.refund(ctx, c.subscription_id))
+    .with({ type: 'expire' }, (c) => life.expire(ctx, c.subscription_id, c.reason))
+    .with({ type: 'remember_idempotency' }, (c) => ok(rememberKey(ctx, c.project_id, c.key, c.record)))
+    .exhaustive();
 }
 
 /**
