@@ -113,3 +113,14 @@ describe('shutdownServer drain', () => {
     expect(abortedAfter).toBeLessThan(1000);
   });
 });
+
+describe('shutdownServer and work scheduled after an answer', () => {
+  it('lets callbacks a finished request scheduled with setImmediate start before the drain looks', async () => {
+    await listen((_req, res) => res.end());
+    let scheduled = false;
+    setImmediate(() => (scheduled = true)); // as the retention service schedules an auto-dispatch
+    let seenByDrain: boolean | undefined;
+    await shutdownServer(server!, { timeoutMs: 1000, drain: async () => void (seenByDrain = scheduled) });
+    expect(seenByDrain).toBe(true);
+  });
+});

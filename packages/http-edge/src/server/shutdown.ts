@@ -32,8 +32,9 @@ export interface ShutdownReport {
 /**
  * Given a listening server, stops it gracefully within `timeoutMs` and resolves with what was cut
  * short. Idle keep-alive sockets are closed at once and then every 50 ms as in-flight requests
- * finish; at the bound the rest are cut. Then `drain` runs with a signal that aborts at the same
- * bound. Never rejects for a failing drain (it is the drain's to report).
+ * finish; at the bound the rest are cut. Then, after one turn of the event loop (so work a finished
+ * request scheduled with `setImmediate` has started), `drain` runs with a signal that aborts at the
+ * same bound. Never rejects for a failing drain (it is the drain's to report).
  *
  * @example
  * process.once('SIGTERM', () => shutdownServer(server, { timeoutMs: 10_000, drain: (s) => queue.drain(s) }).then(() => process.exit(0)));
@@ -62,6 +63,9 @@ export async function shutdownServer(server: Server, options: ShutdownOptions = 
     httpClosed = true;
     clearInterval(sweep);
   }
+  // Work a finished request scheduled for after its answer (`setImmediate`, e.g. an auto-dispatch)
+  // runs before the drain looks at what is pending.
+  await new Promise((resolve) => setImmediate(resolve));
   let drainAborted = false;
   if (options.drain !== undefined) {
     await options.drain(controller.signal).catch(() => {});
