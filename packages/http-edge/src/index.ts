@@ -29,6 +29,6 @@ export type { SecretMatcher } from './auth/secretMatcher.js';
 // --- Servers ---
 export { sendJson, sendJsonText } from './server/sendJson.js';
 export type { HeaderList } from './server/sendJson.js';
-export { installParserErrorHandlers, rawErrorResponse } from './server/clientError.js';
+export { installParserErrorHandlers, rawErrorResponse } from './server/parserErrors.js';
 export { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownServer, onShutdownSignals } from './server/shutdown.js';
 export type { ShutdownOptions, ShutdownReport } from './server/shutdown.js';

@@ -16,6 +16,7 @@ import { parseRequestTarget, type RequestTarget } from './requestTarget.js';
  */
 export const EDGE_SERVER_OPTIONS = { requireHostHeader: false } as const satisfies ServerOptions;
 
+/** The request's target, or the problem to answer before any route runs. */
 export type CheckedHead = { ok: true; target: RequestTarget } | { ok: false; problem: EdgeProblem };
 
 /**

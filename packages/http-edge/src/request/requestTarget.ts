@@ -14,6 +14,7 @@ export interface RequestTarget {
   query: Record<string, string>;
 }
 
+/** A parsed request target, or why the target is not a path. */
 export type ParsedTarget = { ok: true; target: RequestTarget } | { ok: false; message: string };
 
 // RFC 9112 origin-form: a path of printable ASCII without spaces, then an optional query.
