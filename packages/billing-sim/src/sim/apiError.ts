@@ -90,7 +90,3 @@ export function toErrorResponse(error: ApiError): { status: number; body: ErrorE
   };
   return { status: STATUS_BY_ERROR_TYPE[error.type], body };
 }
-
-/** Turns a zod issue path into the `param` the envelope names, e.g. `product_grants.0.product_id`. */
-export const paramOf = (path: readonly PropertyKey[]): string | null =>
-  path.length === 0 ? null : path.map(String).join('.');
