@@ -52,6 +52,11 @@ export { applyEvent, ACTIVITY_EVENT_TYPES } from './subscriber/applyEvent.js';
 export { foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
 export { recordActivity } from './subscriber/recordActivity.js';
 
+// --- Revenue at risk ---
+export { MAX_PRICE_USD, revenueOf } from './revenue/subscriptionRevenue.js';
+export type { SubscriptionRevenue } from './revenue/subscriptionRevenue.js';
+export { MONTH_MS, BILLING_PERIOD_MONTHS, periodMonths, monthlyValueUsd, monthlyValueCents } from './revenue/monthlyValueUsd.js';
+
 // --- Configuration ---
 export { DEFAULT_CONFIG, DAY_MS, resolveConfig } from './config/defaultConfig.js';
 export type { TenureConfig, ConfigOverrides } from './config/defaultConfig.js';

@@ -6,6 +6,7 @@
  * times are max/min. Duplicate deliveries must be dropped before this function (see `foldEvents`).
  */
 import type { HandledEvent, HandledEventType } from '../events/webhookSchema.js';
+import { revenueOf } from '../revenue/subscriptionRevenue.js';
 import { EVENT_PRECEDENCE, isLaterKey } from './eventKey.js';
 import type { EventKey, Subscriber, SubscriberState } from './subscriber.js';
 
@@ -153,6 +154,15 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     periodKey = key;
   }
 
+  // Revenue follows the latest lifecycle event that charged something (a top-up's price is not the subscription's).
+  let revenue = prev === undefined ? null : (prev.revenue ?? null);
+  let revenueKey = prev === undefined ? null : (prev.revenue_key ?? null);
+  const charged = nextState === null ? null : revenueOf(event);
+  if (charged !== null && isLaterKey(key, revenueKey)) {
+    revenue = charged;
+    revenueKey = key;
+  }
+
   let trialStartedAt = prev === undefined ? null : prev.trial_started_at;
   let trialEndsAt = prev === undefined ? null : prev.trial_ends_at;
   let trialKey = prev === undefined ? null : prev.trial_key;
@@ -182,6 +192,8 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     product_key: productKey,
     period_ends_at: periodEndsAt,
     period_key: periodKey,
+    revenue,
+    revenue_key: revenueKey,
     billing_failures: (prev === undefined ? 0 : prev.billing_failures) + failures,
     renewals: (prev === undefined ? 0 : prev.renewals) + renewals,
     trial_started_at: trialStartedAt,

@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { HandledEvent } from '../events/webhookSchema.js';
+import { foldEvents } from '../subscriber/foldEvents.js';
+import { distinctEventsArb } from '../testing/index.js';
+import { MAX_PRICE_USD } from './subscriptionRevenue.js';
+import { monthlyValueCents, monthlyValueUsd } from './monthlyValueUsd.js';
+
+/** Events of one customer with prices: trials at 0, refunds below 0, charges, none, odd ones. */
+const pricedEventsArb = distinctEventsArb.chain((events) =>
+  fc
+    .array(fc.oneof(fc.constant(null), fc.constant(0), fc.double({ min: -100, max: 100, noNaN: true }), fc.constantFrom(0.99, 9.99, 59.99, MAX_PRICE_USD, MAX_PRICE_USD * 2)), {
+      minLength: events.length,
+      maxLength: events.length,
+    })
+    .map((prices) => events.map((e, i) => ({ ...e, price: prices[i] }) as HandledEvent)),
+);
+
+describe('monthlyValueUsd properties', () => {
+  it('is finite and non-negative', () => {
+    fc.assert(
+      fc.property(pricedEventsArb, (events) => {
+        const value = monthlyValueUsd(foldEvents(events)!);
+        expect(Number.isFinite(value)).toBe(true);
+        expect(value).toBeGreaterThanOrEqual(0);
+        expect(monthlyValueCents(foldEvents(events)!)).toBeGreaterThanOrEqual(0);
+      }),
+    );
+  });
+
+  it('scales linearly with the price', () => {
+    fc.assert(
+      fc.property(pricedEventsArb, fc.double({ min: 0.01, max: 1, noNaN: true }), (events, k) => {
+        const scaled = events.map((e) => ({ ...e, price: typeof e.price === 'number' ? e.price * k : e.price }) as HandledEvent);
+        const base = monthlyValueUsd(foldEvents(events)!);
+        // Scaling keeps which events charged (sign kept; k ≤ 1 keeps prices within MAX_PRICE_USD), so the same event sets the price.
+        const inRange = events.every((e) => typeof e.price !== 'number' || e.price <= MAX_PRICE_USD || e.price * k > MAX_PRICE_USD);
+        fc.pre(inRange);
+        expect(monthlyValueUsd(foldEvents(scaled)!)).toBeCloseTo(base * k, 6);
+      }),
+    );
+  });
+
+  it('does not depend on the order events arrive in', () => {
+    fc.assert(
+      fc.property(
+        pricedEventsArb.chain((events) => fc.tuple(fc.constant(events), fc.shuffledSubarray(events, { minLength: events.length }))),
+        ([events, permuted]) => {
+          expect(foldEvents(permuted)!.revenue).toEqual(foldEvents(events)!.revenue);
+          expect(monthlyValueUsd(foldEvents(permuted)!)).toBe(monthlyValueUsd(foldEvents(events)!));
+        },
+      ),
+    );
+  });
+});

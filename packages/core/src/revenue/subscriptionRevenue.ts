@@ -1,0 +1,58 @@
+/**
+ * What a subscriber's current subscription is worth: the price, currency and store of the latest
+ * lifecycle event that charged something, and the length of the period that price buys.
+ */
+import type { HandledEvent } from '../events/webhookSchema.js';
+
+/**
+ * The money side of the current subscription, as the billing service reported it on the latest
+ * lifecycle event with a positive `price` (see `revenueOf`). `price` is in USD (RevenueCat
+ * converts); `period_ms` is `expiration_at_ms − purchased_at_ms` of that event, null when the event
+ * lacks either.
+ */
+export interface SubscriptionRevenue {
+  /** USD, > 0. */
+  price: number;
+  price_in_purchased_currency: number | null;
+  /** ISO 4217 code of `price_in_purchased_currency`. */
+  currency: string | null;
+  /** Deprecated by RevenueCat, kept for display. */
+  takehome_percentage: number | null;
+  store: string | null;
+  period_ms: number | null;
+}
+
+/**
+ * The largest price (USD) taken as a real price. A larger one (no store sells a period for more)
+ * is ignored rather than refused, so one odd event cannot lose a webhook, and sums over a million
+ * subscribers stay exact integers of cents.
+ */
+export const MAX_PRICE_USD = 1_000_000;
+
+const finiteOrNull = (value: number | null | undefined): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+
+/**
+ * Given a handled event, returns what it says about the subscription's revenue, or null when it
+ * charged nothing: no `price`, 0 (a trial), negative (a refund) or above `MAX_PRICE_USD`. The
+ * caller applies it only for lifecycle events (a top-up's price is not the subscription's). Pure.
+ *
+ * @example
+ * revenueOf({ type: 'RENEWAL', id: 'e', app_user_id: 'u', event_timestamp_ms: t, price: 9.99,
+ *   purchased_at_ms: t, expiration_at_ms: t + 30 * DAY_MS, currency: 'EUR', price_in_purchased_currency: 9.49 });
+ * // { price: 9.99, currency: 'EUR', price_in_purchased_currency: 9.49, period_ms: 2_592_000_000, … }
+ */
+export function revenueOf(event: HandledEvent): SubscriptionRevenue | null {
+  const price = event.price;
+  if (typeof price !== 'number' || !(price > 0) || price > MAX_PRICE_USD) return null;
+  const start = event.purchased_at_ms;
+  const end = event.expiration_at_ms;
+  return {
+    price,
+    price_in_purchased_currency: finiteOrNull(event.price_in_purchased_currency),
+    currency: event.currency ?? null,
+    takehome_percentage: finiteOrNull(event.takehome_percentage),
+    store: event.store ?? null,
+    period_ms: typeof start === 'number' && typeof end === 'number' && end > start ? end - start : null,
+  };
+}
