@@ -20,7 +20,7 @@ describe('parseDataArgs', () => {
     expect(parseDataArgs('replay', [], {})).toEqual({
       ok: true,
       help: false,
-      args: { store: 'sqlite:./data/tenure.db', clock: { kind: 'wall' }, out: undefined, input: '-', json: false, batchSize: 1_000 },
+      args: { store: 'sqlite:./data/tenure.db', clock: { kind: 'wall' }, out: undefined, input: '-', json: false, batchSize: 1_000, format: 'ndjson', includeSandbox: false, asOf: null },
     });
   });
 

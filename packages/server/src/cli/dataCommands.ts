@@ -12,6 +12,8 @@ import { EXPORT_HELP, IMPORT_HELP, REPLAY_HELP } from './storeData/dataHelp.js';
 import type { DataIo } from './storeData/dataIo.js';
 import { runExport } from './storeData/runExport.js';
 import { runImport, type ImportInput } from './storeData/runImport.js';
+import { runExportImport } from './storeData/runExportImport.js';
+import { openExportReader, type ExportReader } from '../import/readExport.js';
 import { runReplay } from './storeData/runReplay.js';
 import type { CliResult } from './runCli.js';
 
@@ -66,6 +68,18 @@ export async function runDataCommand(
       return fail(1, `cannot read ${args.input}: ${errorLine(error)}`);
     }
   }
+  // A file that is not a version 5 export is refused before the store is opened (nothing written).
+  let reader: ExportReader | undefined;
+  if (input !== undefined && args.format === 'revenuecat-export') {
+    try {
+      const opened = await openExportReader(input.stream);
+      if (!opened.ok) return fail(1, `${args.input}: ${opened.error.message}`);
+      reader = opened.value;
+    } catch (error) {
+      input.stream.destroy();
+      return fail(1, `cannot read ${args.input}: ${errorLine(error)}`);
+    }
+  }
   let store: SubscriberStore;
   try {
     store = await openStore(spec.spec, { applicationName: `tenure ${command}` });
@@ -86,6 +100,14 @@ export async function runDataCommand(
   };
   if (command !== 'replay' && io.handleSignals !== false) process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
   try {
+    if (reader !== undefined && input !== undefined) {
+      const stream = input.stream;
+      try {
+        return { code: await runExportImport(store, reader, { bytes: input.bytes, bytesRead: () => stream.bytesRead }, args, io, controller.signal) };
+      } finally {
+        stream.destroy();
+      }
+    }
     return { code: await run(command, store, args, io, input, controller.signal) };
   } catch (error) {
     return controller.signal.aborted ? fail(130, 'interrupted') : fail(1, errorLine(error));

@@ -3,6 +3,7 @@
  * validated object. Pure, so it is tested without a process.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { isEpochMs } from '@tenure/core';
 import { parseClockSpec, type ClockSpec } from '../../clock/clock.js';
 import { DEFAULT_STORE_SPEC } from '../../store/openStore.js';
 
@@ -22,7 +23,17 @@ export interface DataArgs {
   json: boolean;
   /** import: events per transaction. */
   batchSize: number;
+  /** import: `ndjson` (what `tenure export` writes) or `revenuecat-export` (RevenueCat's data export, version 5). */
+  format: ImportFormat;
+  /** import --format revenuecat-export: import sandbox rows too. */
+  includeSandbox: boolean;
+  /** import --format revenuecat-export: the export's instant (epoch ms); null = its latest `updated_at`. */
+  asOf: number | null;
 }
+
+/** The file formats `tenure import` reads. */
+export const IMPORT_FORMATS = ['ndjson', 'revenuecat-export'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export type ParsedDataArgs = { ok: true; help: true } | { ok: true; help: false; args: DataArgs } | { ok: false; error: string };
 
@@ -34,7 +45,15 @@ const COMMON = {
 const OPTIONS = {
   replay: { ...COMMON, clock: { type: 'string' } },
   export: { ...COMMON, out: { type: 'string', short: 'o' } },
-  import: { ...COMMON, clock: { type: 'string' }, json: { type: 'boolean' }, 'batch-size': { type: 'string' } },
+  import: {
+    ...COMMON,
+    clock: { type: 'string' },
+    json: { type: 'boolean' },
+    'batch-size': { type: 'string' },
+    format: { type: 'string' },
+    'include-sandbox': { type: 'boolean' },
+    'as-of': { type: 'string' },
+  },
 } as const;
 
 /** An empty string counts as unset (e.g. `DATABASE_URL=` in a .env file). */
@@ -71,6 +90,15 @@ export function parseDataArgs(command: DataCommand, argv: readonly string[], env
   if (command === 'import' && positionals.length !== 1) {
     return { ok: false, error: positionals.length === 0 ? 'name the file to import (or - for stdin)' : `one file at a time, got ${positionals.length}` };
   }
+  const formatText = text('format') ?? 'ndjson';
+  if (!(IMPORT_FORMATS as readonly string[]).includes(formatText)) return { ok: false, error: `--format must be ${IMPORT_FORMATS.join(' or ')}, got "${formatText}"` };
+  const format = formatText as ImportFormat;
+  if (format !== 'revenuecat-export' && (values['include-sandbox'] === true || text('as-of') !== undefined)) {
+    return { ok: false, error: '--include-sandbox and --as-of apply to --format revenuecat-export only' };
+  }
+  const asOfText = text('as-of');
+  const asOf = asOfText === undefined ? null : Date.parse(asOfText);
+  if (asOf !== null && (Number.isNaN(asOf) || !isEpochMs(asOf))) return { ok: false, error: `--as-of must be an ISO time from 2000 to 2099, got "${asOfText}"` };
   const out = text('out');
   if (out === '') return { ok: false, error: '--out needs a file name' };
 
@@ -84,6 +112,9 @@ export function parseDataArgs(command: DataCommand, argv: readonly string[], env
       input: positionals[0] ?? '-',
       json: values['json'] === true,
       batchSize,
+      format,
+      includeSandbox: values['include-sandbox'] === true,
+      asOf,
     },
   };
 }

@@ -42,6 +42,7 @@ that do not parse.
 `;
 
 export const IMPORT_HELP = `Usage: tenure import <FILE | -> [options]
+       tenure import --format revenuecat-export <FILE | -> [--include-sandbox] [--as-of ISO] [options]
 
 Read NDJSON written by "tenure export" (or webhook bodies, one per line) into the store: events in
 batches, each batch one transaction, activity per customer. Idempotent: events are unique by id, so
@@ -52,8 +53,19 @@ type tenure does not apply, e.g. TRANSFER), activity, or rejected (not JSON, or 
 activity of a customer with no events anywhere). Rejected lines are listed on stderr with their
 line number and reason (the first 100; --json lists up to 10,000); the other lines are imported.
 
+With --format revenuecat-export, read RevenueCat's scheduled data export (version 5 transactions
+CSV, gzip or plain): every subscriber is derived as of the export from its transactions, as the
+webhooks would have built it (event ids derived from the transactions, so importing a file again, or
+the next day's, counts nothing twice). A file without the version 5 columns is refused before
+anything is written; a bad row is skipped and listed with its line number. See docs/import.md.
+
 Options (flag | environment variable | default):
   FILE                  The file to read; - reads stdin.
+  --format <f>                         ndjson
+        ndjson or revenuecat-export.
+  --include-sandbox     revenuecat-export: import sandbox rows too (skipped and counted otherwise).
+  --as-of <iso>                        the latest updated_at in the file
+        revenuecat-export: the export's instant; subscriptions that ended by then are expired.
 ${STORE_OPTION}
 ${CLOCK_OPTION}
   --batch-size <n>                     1000 events per transaction

@@ -1,0 +1,166 @@
+/**
+ * From export rows to webhook events in RevenueCat's real format, so an imported subscriber is
+ * built by the very reducer webhooks go through, and later webhooks fold on top of it.
+ *
+ * Every event id is derived from the transaction (`export:<store_transaction_id>:<kind>`): the same
+ * row imported again yields the same ids, and the store drops them as duplicates, so re-importing a
+ * file (or the next day's) double-counts nothing. Events that follow from one row alone are emitted
+ * as the row is read; the ones that depend on the row being the latest of its subscription
+ * (expiration, refund, pause) are emitted by `finish`, which keeps one row per subscription, not one
+ * per transaction. Pure (no I/O, no clock: the export's instant is a parameter).
+ */
+import type { ExportRow } from './exportRow.js';
+
+/** A webhook event body (`event` of `{ api_version, event }`), before `parseWebhook` checks it. */
+export type DerivedEvent = Record<string, unknown> & { type: string; id: string; app_user_id: string; event_timestamp_ms: number };
+
+/** The fields every event of one row carries. */
+function baseFields(row: ExportRow, type: string, kind: string, at: number): DerivedEvent {
+  return {
+    type,
+    id: `export:${row.store_transaction_id}:${kind}`,
+    event_timestamp_ms: at,
+    app_user_id: row.app_user_id,
+    original_app_user_id: row.customer_id,
+    aliases: row.app_user_id === row.customer_id ? [row.customer_id] : [row.customer_id, row.app_user_id],
+    product_id: row.product_id,
+    period_type: row.is_trial_period ? 'TRIAL' : row.is_in_intro_offer_period ? 'INTRO' : 'NORMAL',
+    purchased_at_ms: row.start_time,
+    expiration_at_ms: row.end_time,
+    store: row.store,
+    environment: row.is_sandbox ? 'SANDBOX' : 'PRODUCTION',
+    transaction_id: row.store_transaction_id,
+    original_transaction_id: row.original_store_transaction_id,
+    presented_offering_id: row.presented_offering,
+    price: row.price_in_usd,
+    currency: row.purchased_currency,
+    price_in_purchased_currency: row.price_in_purchased_currency,
+    tax_percentage: row.tax_percentage,
+    commission_percentage: row.commission_percentage,
+    ...(row.takehome_percentage === null ? {} : { takehome_percentage: row.takehome_percentage }),
+    ...(row.country === null ? {} : { country_code: row.country }),
+    renewal_number: row.renewal_number,
+  };
+}
+
+/**
+ * Given one row, returns the events that follow from it alone: the purchase (INITIAL_PURCHASE for
+ * renewal number 1, else RENEWAL with `is_trial_conversion`; NON_RENEWING_PURCHASE for a product
+ * that does not renew), the opt-out (CANCELLATION `UNSUBSCRIBE` at `unsubscribe_detected_at`) and a
+ * billing failure (BILLING_ISSUE with the grace end, and CANCELLATION `BILLING_ERROR`, at
+ * `billing_issues_detected_at`, as the billing service sends them together). Pure.
+ *
+ * @example
+ * eventsOfRow(row).map((e) => e.type); // ['RENEWAL']
+ */
+export function eventsOfRow(row: ExportRow): DerivedEvent[] {
+  if (!row.is_auto_renewable) return [baseFields(row, 'NON_RENEWING_PURCHASE', 'NON_RENEWING_PURCHASE', row.start_time)];
+  const out: DerivedEvent[] = [];
+  if (row.renewal_number === 1) out.push(baseFields(row, 'INITIAL_PURCHASE', 'INITIAL_PURCHASE', row.start_time));
+  else out.push({ ...baseFields(row, 'RENEWAL', 'RENEWAL', row.start_time), is_trial_conversion: row.is_trial_conversion });
+  if (row.unsubscribe_detected_at !== null) {
+    out.push({ ...baseFields(row, 'CANCELLATION', 'CANCELLATION:UNSUBSCRIBE', row.unsubscribe_detected_at), cancel_reason: 'UNSUBSCRIBE' });
+  }
+  if (row.billing_issues_detected_at !== null) {
+    const at = row.billing_issues_detected_at;
+    out.push({ ...baseFields(row, 'BILLING_ISSUE', 'BILLING_ISSUE', at), grace_period_expiration_at_ms: row.grace_period_end_time });
+    out.push({ ...baseFields(row, 'CANCELLATION', 'CANCELLATION:BILLING_ERROR', at), cancel_reason: 'BILLING_ERROR' });
+  }
+  return out;
+}
+
+/** Why the latest transaction of a subscription ended (the EXPIRATION's `expiration_reason`). */
+function expirationReason(row: ExportRow): string {
+  if (row.refunded_at !== null) return 'CUSTOMER_SUPPORT';
+  if (row.auto_resume_time !== null) return 'SUBSCRIPTION_PAUSED';
+  if (row.billing_issues_detected_at !== null) return 'BILLING_ERROR';
+  if (row.unsubscribe_detected_at !== null) return 'UNSUBSCRIBE';
+  return 'UNKNOWN';
+}
+
+/**
+ * Given the latest row of a subscription and the export's instant, returns the events that hold only
+ * for the latest period: a refund (CANCELLATION `CUSTOMER_SUPPORT` at `refunded_at`, negative
+ * price: the billing service sends it only when the latest period was refunded), a pause
+ * (SUBSCRIPTION_PAUSED with `auto_resume_at_ms`), and the end (EXPIRATION at `effective_end_time`,
+ * which includes refunds and grace periods, when it is at or before `asOf`). Pure.
+ *
+ * @example
+ * eventsOfLatestRow(row, Date.parse('2026-03-01T00:00:00Z')).map((e) => e.type); // ['EXPIRATION']
+ */
+export function eventsOfLatestRow(row: ExportRow, asOf: number): DerivedEvent[] {
+  const out: DerivedEvent[] = [];
+  const end = Math.max(row.effective_end_time ?? row.end_time ?? row.start_time, row.start_time);
+  if (row.refunded_at !== null) {
+    const gross = row.purchase_price_in_usd ?? row.price_in_usd;
+    const grossLocal = row.purchase_price_in_purchased_currency ?? row.price_in_purchased_currency;
+    out.push({
+      ...baseFields(row, 'CANCELLATION', 'CANCELLATION:CUSTOMER_SUPPORT', row.refunded_at),
+      cancel_reason: 'CUSTOMER_SUPPORT',
+      price: gross === null ? null : -Math.abs(gross),
+      price_in_purchased_currency: grossLocal === null ? null : -Math.abs(grossLocal),
+    });
+  }
+  if (row.auto_resume_time !== null) {
+    // The export does not say when the pause was asked for; the row's last change is the closest fact.
+    const at = Math.min(row.updated_at ?? row.start_time, end);
+    out.push({ ...baseFields(row, 'SUBSCRIPTION_PAUSED', 'SUBSCRIPTION_PAUSED', Math.max(at, row.start_time)), auto_resume_at_ms: row.auto_resume_time });
+  }
+  if (end <= asOf) out.push({ ...baseFields(row, 'EXPIRATION', 'EXPIRATION', end), expiration_reason: expirationReason(row) });
+  return out;
+}
+
+/** Whether `a` is a later transaction of its subscription than `b`. */
+const isLaterRow = (a: ExportRow, b: ExportRow): boolean =>
+  a.start_time !== b.start_time ? a.start_time > b.start_time : a.renewal_number !== b.renewal_number ? a.renewal_number > b.renewal_number : a.store_transaction_id > b.store_transaction_id;
+
+/** Derives events from rows read one at a time. */
+export interface ExportDeriver {
+  /** The events of one row (see `eventsOfRow`); remembers the row if it is its subscription's latest. */
+  add(row: ExportRow): DerivedEvent[];
+  /** The events of every subscription's latest row at `asOf` (see `eventsOfLatestRow`). */
+  finish(asOf: number): DerivedEvent[];
+  /** Subscriptions seen (auto-renewable, by customer and `original_store_transaction_id`). */
+  subscriptions(): number;
+  /** Customers seen (`rc_original_app_user_id`). */
+  customers(): number;
+  /** The latest `updated_at` (else `start_time`) seen: the export's instant when none is given. */
+  latestUpdate(): number | null;
+}
+
+/**
+ * Returns a deriver that groups rows by customer and `original_store_transaction_id`, keeping one
+ * row per subscription (memory grows with subscriptions, not transactions). Pure: no I/O.
+ *
+ * @example
+ * const deriver = createExportDeriver();
+ * for (const row of rows) events.push(...deriver.add(row));
+ * events.push(...deriver.finish(deriver.latestUpdate() ?? 0));
+ */
+export function createExportDeriver(): ExportDeriver {
+  const latest = new Map<string, ExportRow>();
+  const customers = new Set<string>();
+  let newest: number | null = null;
+  return {
+    add(row) {
+      customers.add(row.customer_id);
+      const touched = row.updated_at ?? row.start_time;
+      if (newest === null || touched > newest) newest = touched;
+      if (row.is_auto_renewable) {
+        // JSON of the pair: no separator can be forged by an id that contains it.
+        const key = JSON.stringify([row.customer_id, row.original_store_transaction_id]);
+        const seen = latest.get(key);
+        if (seen === undefined || isLaterRow(row, seen)) latest.set(key, row);
+      }
+      return eventsOfRow(row);
+    },
+    finish(asOf) {
+      const out: DerivedEvent[] = [];
+      for (const row of latest.values()) out.push(...eventsOfLatestRow(row, asOf));
+      return out;
+    },
+    subscriptions: () => latest.size,
+    customers: () => customers.size,
+    latestUpdate: () => newest,
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * `tenure import --format revenuecat-export`: rows of a version 5 export into a store. Each row is
+ * checked, turned into real-format webhook events (`deriveEvents`), checked by the core's
+ * `parseWebhook` like any webhook, and applied through the store in batches (one transaction each),
+ * so an imported subscriber is exactly what those webhooks would have built, and the store's
+ * dedupe by event id makes importing again idempotent.
+ */
+import { parseWebhook, type HandledEvent, type StoreContext, type SubscriberStore, type TenureConfig } from '@tenure/core';
+import type { Clock } from '../clock/clock.js';
+import type { Rejection } from '../cli/storeData/importRecords.js';
+import { createExportDeriver, type DerivedEvent } from './deriveEvents.js';
+import { parseExportRow } from './exportRow.js';
+import type { ExportReader } from './readExport.js';
+
+/** What an export import did. */
+export interface ExportImportReport {
+  /** Data rows read (the header is not one). */
+  rows: number;
+  /** Customers (`rc_original_app_user_id`) and subscriptions (customer + `original_store_transaction_id`) imported. */
+  customers: number;
+  subscriptions: number;
+  /** Sandbox rows left out (without `--include-sandbox`). */
+  sandbox_skipped: number;
+  /** Events derived and stored now, already stored (an earlier import or webhook with the same id), or of a type the core does not apply yet. */
+  new: number;
+  duplicate: number;
+  ignored: number;
+  /** Rows skipped as bad, with line number and reason (the first `maxRejections`). */
+  rejected: number;
+  rejections: Rejection[];
+  rejections_omitted: number;
+  /** The export's instant (epoch ms): subscriptions whose effective end is at or before it are expired. */
+  as_of: number | null;
+}
+
+/** How to import an export. */
+export interface ExportImportOptions {
+  clock: Clock;
+  config: TenureConfig;
+  /** Events per `applyEvents` transaction; default 1 000. */
+  batchSize?: number;
+  /** Import sandbox rows too (they are tagged SANDBOX); default false. */
+  includeSandbox?: boolean;
+  /** The export's instant; default the latest `updated_at` in the file. */
+  asOf?: number | null;
+  /** Rejections kept for the report; default 10 000 (the count stays exact). */
+  maxRejections?: number;
+  /** Called after each batch with the report so far and the last line read. */
+  onBatch?: (report: ExportImportReport, line: number) => void;
+  /** Stops between batches; what was written before stays (importing again is safe). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Given a store, an opened export and the options, imports every row and resolves with the report.
+ * A store error or an aborted signal rejects with the error; batches before it are committed.
+ *
+ * @example
+ * const opened = await openExportReader(stream);
+ * if (opened.ok) await importExport(store, opened.value, { clock: wallClock(), config: DEFAULT_CONFIG });
+ */
+export async function importExport(store: SubscriberStore, reader: ExportReader, options: ExportImportOptions): Promise<ExportImportReport> {
+  const batchSize = options.batchSize ?? 1_000;
+  const maxRejections = options.maxRejections ?? 10_000;
+  const report: ExportImportReport = {
+    rows: 0,
+    customers: 0,
+    subscriptions: 0,
+    sandbox_skipped: 0,
+    new: 0,
+    duplicate: 0,
+    ignored: 0,
+    rejected: 0,
+    rejections: [],
+    rejections_omitted: 0,
+    as_of: null,
+  };
+  const reject = (line: number, field: string, message: string) => {
+    report.rejected += 1;
+    if (report.rejections.length < maxRejections) report.rejections.push({ line, field, message });
+    else report.rejections_omitted += 1;
+  };
+  const deriver = createExportDeriver();
+  let batch: HandledEvent[] = [];
+  let line = 1;
+  let unreadableSeen = 0;
+
+  const flush = async () => {
+    options.signal?.throwIfAborted();
+    if (batch.length > 0) {
+      const ctx: StoreContext = { now: options.clock.now(), config: options.config };
+      for (const status of await store.applyEvents(batch, ctx)) {
+        if (status === 'applied') report.new += 1;
+        else report.duplicate += 1;
+      }
+      batch = [];
+    }
+    report.customers = deriver.customers();
+    report.subscriptions = deriver.subscriptions();
+    options.onBatch?.(report, line);
+  };
+  const take = async (events: readonly DerivedEvent[], at: number) => {
+    for (const event of events) {
+      const parsed = parseWebhook({ api_version: '1.0', event });
+      if (!parsed.ok) {
+        const [e] = parsed.errors;
+        reject(at, e?.field.replace(/^event\./, '') ?? 'row', e?.message ?? 'Invalid event');
+      } else if (!parsed.value.handled) report.ignored += 1;
+      else {
+        options.clock.observe?.(parsed.value.event.event_timestamp_ms);
+        batch.push(parsed.value.event);
+      }
+    }
+    if (batch.length >= batchSize) await flush();
+  };
+
+  for await (const record of reader.records) {
+    line = record.line;
+    while (unreadableSeen < reader.unreadable.length) {
+      const u = reader.unreadable[unreadableSeen++];
+      if (u !== undefined) reject(u.line, 'row', u.message);
+    }
+    report.rows += 1;
+    if (record.cells.length !== reader.width) {
+      reject(line, 'row', `Expected ${reader.width} cells like the header, got ${record.cells.length}`);
+      continue;
+    }
+    const row = parseExportRow(record.cells, reader.index);
+    if (!row.ok) {
+      reject(line, row.error.field, row.error.message);
+      continue;
+    }
+    if (row.value.is_sandbox && options.includeSandbox !== true) {
+      report.sandbox_skipped += 1;
+      continue;
+    }
+    await take(deriver.add(row.value), line);
+  }
+  for (const u of reader.unreadable.slice(unreadableSeen)) reject(u.line, 'row', u.message);
+  const asOf = options.asOf ?? deriver.latestUpdate();
+  report.as_of = asOf;
+  if (asOf !== null) await take(deriver.finish(asOf), line);
+  await flush();
+  report.rejections.sort((a, b) => a.line - b.line);
+  return report;
+}
