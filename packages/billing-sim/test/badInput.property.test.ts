@@ -62,7 +62,7 @@ describe('bad input', () => {
   it('answers 429 rate_limit_error past the per-minute limit when limits are enforced', () => {
     const sim = createBillingSimulator({ seed: 'rl' });
     const handle = createRequestHandler(sim, { enforceRateLimits: true, wallClock: () => 0 });
-    const get = () => handle({ method: 'GET', path: '/v2/projects/p/virtual_currencies', query: {}, headers: {}, rawBody: '' });
+    const get = () => handle({ method: 'GET', path: '/v2/projects/proj_sim/virtual_currencies', query: {}, headers: {}, rawBody: '' });
     for (let i = 0; i < 60; i++) expect(get().status).toBe(200);
     const res = get();
     expect(res.status).toBe(429);

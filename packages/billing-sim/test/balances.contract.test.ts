@@ -20,8 +20,8 @@ describe('GET .../customers/{customer_id}/virtual_currencies', () => {
     expect(await balances()).toEqual({
       object: 'list',
       items: [
-        { object: 'virtual_currency_balance', currency_code: 'GLD', balance: 100, name: 'Gold', description: null },
-        { object: 'virtual_currency_balance', currency_code: 'SLV', balance: 40, name: 'Silver', description: null },
+        { object: 'virtual_currency_balance', currency_code: 'GLD', balance: 100, name: 'Gold' },
+        { object: 'virtual_currency_balance', currency_code: 'SLV', balance: 40, name: 'Silver' },
       ],
       next_page: null,
       url: `${P}/customers/u1/virtual_currencies`,
@@ -120,12 +120,25 @@ describe('POST .../virtual_currencies/update_balance', () => {
 });
 
 describe('GET .../customers/{customer_id}', () => {
-  it('shows subscriptions and balances', async () => {
+  it("answers the official Customer object (no SDK: app version and platform are null)", async () => {
     const res = await app.call('GET', `${P}/customers/u1`);
+    expect(res.body).toEqual({
+      object: 'customer', id: 'u1', project_id: 'proj1', first_seen_at: app.sim.now(), last_seen_at: app.sim.now(),
+      last_seen_app_version: null, last_seen_country: null, last_seen_platform: null, last_seen_platform_version: null,
+    });
+  });
+  it('answers 404 for an unknown customer', async () => {
+    expect((await app.call('GET', `${P}/customers/nobody`)).status).toBe(404);
+  });
+});
+
+describe('GET /sim/customers/{customer_id}', () => {
+  it("shows the simulator's view: subscriptions and balances", async () => {
+    const res = await app.call('GET', '/sim/customers/u1?project_id=proj1');
     expect(res.body).toMatchObject({ object: 'customer', id: 'u1', project_id: 'proj1', subscriptions: [] });
     expect(res.body.virtual_currencies.map((b: { balance: number }) => b.balance)).toEqual([100, 40]);
   });
   it('answers 404 for an unknown customer', async () => {
-    expect((await app.call('GET', `${P}/customers/nobody`)).status).toBe(404);
+    expect((await app.call('GET', '/sim/customers/nobody?project_id=proj1')).status).toBe(404);
   });
 });

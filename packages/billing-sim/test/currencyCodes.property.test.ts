@@ -19,8 +19,8 @@ function client() {
     handle({ method, path, query, headers: rawBody === '' ? {} : { 'content-type': 'application/json' }, rawBody });
   return { sim, call };
 }
-const V = '/v2/projects/p/virtual_currencies';
-const C = '/v2/projects/p/customers/u1/virtual_currencies';
+const V = '/v2/projects/proj_sim/virtual_currencies';
+const C = '/v2/projects/proj_sim/customers/u1/virtual_currencies';
 const balanceOf = (res: SimResponse, code: string) =>
   (res.body as { items: { currency_code: string; balance: number }[] }).items.find((b) => b.currency_code === code)?.balance;
 
@@ -37,7 +37,7 @@ describe('currency codes', () => {
         const spend = call('POST', `${C}/update_balance`, `{"adjustments":{${key}:-2}}`);
         expect(balanceOf(spend, code)).toBe(3);
         expect(call('POST', `${C}/transactions`, `{"adjustments":{${key}:-4}}`).status).toBe(422);
-        const set = call('POST', '/sim/customers/u1/balances', `{"project_id":"p","balances":{${key}:7}}`);
+        const set = call('POST', '/sim/customers/u1/balances', `{"project_id":"proj_sim","balances":{${key}:7}}`);
         expect(balanceOf(set, code)).toBe(7);
         expect(balanceOf(call('GET', C), code)).toBe(7);
         expect(call('GET', `${V}/${encodeURIComponent(code)}`).body).toMatchObject({ code });

@@ -25,7 +25,7 @@ export async function startApp(
   handler: HandlerOptions = {},
   binding: 'node' | 'express' = 'node',
 ): Promise<TestApp> {
-  const sim = createBillingSimulator({ seed: 'test', ...options });
+  const sim = createBillingSimulator({ seed: 'test', projects: ['proj1'], ...options });
   const listener = binding === 'express' ? createBillingSimApp(sim, handler) : toNodeListener(createRequestHandler(sim, handler));
   const server = createServer(listener);
   const url = await listen(server);

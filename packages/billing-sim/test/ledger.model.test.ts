@@ -12,7 +12,7 @@ interface Real {
 }
 
 const CODES = ['GLD', 'SLV'] as const;
-const BASE = '/v2/projects/p/customers/u1/virtual_currencies';
+const BASE = '/v2/projects/proj_sim/customers/u1/virtual_currencies';
 
 const realBalances = (r: Real): Record<string, number> => {
   const res = r.call('GET', `${BASE}?include_empty_balances=true`);
@@ -28,7 +28,7 @@ const check = (m: Model, r: Real) => {
 class TopUp implements fc.Command<Model, Real> {
   check = () => true;
   run(m: Model, r: Real) {
-    expect(r.call('POST', '/sim/purchases', { project_id: 'p', customer_id: 'u1', product_id: 'pack' }).status).toBe(201);
+    expect(r.call('POST', '/sim/purchases', { project_id: 'proj_sim', customer_id: 'u1', product_id: 'pack' }).status).toBe(201);
     m.balances['GLD'] = (m.balances['GLD'] ?? 0) + 50;
     check(m, r);
   }
@@ -76,7 +76,7 @@ describe('customer ledger against a one-number-per-currency model', () => {
             return handle({ method, path: p, query: Object.fromEntries(new URLSearchParams(qs)), headers: { 'content-type': 'application/json' }, rawBody: body === undefined ? '' : JSON.stringify(body) });
           },
         };
-        for (const code of CODES) real.call('POST', '/v2/projects/p/virtual_currencies', { code, name: code, product_grants: code === 'GLD' ? [{ product_ids: ['pack'], amount: 50 }] : [] });
+        for (const code of CODES) real.call('POST', '/v2/projects/proj_sim/virtual_currencies', { code, name: code, product_grants: code === 'GLD' ? [{ product_ids: ['pack'], amount: 50 }] : [] });
         fc.modelRun(() => ({ model: { balances: {} }, real }), cmds);
       }),
       { numRuns: 60 },

@@ -59,7 +59,8 @@ describe('projects', () => {
     await app.call('GET', '/v2/projects/nobody/virtual_currencies/CRD');
     await app.call('GET', '/sim/customers?project_id=nobody');
     expect(app.sim.world()).toBe(before);
-    expect(app.sim.world().projects.size).toBe(0);
+    // Only the project the test app configures (proj1); the unknown one was not created.
+    expect(pmapValuesOf(app.sim.world().projects).map((p) => p.id)).toEqual(['proj1']);
   });
 });
 
@@ -85,7 +86,7 @@ describe('POST /sim/reset', () => {
     expect((await app.call('GET', '/sim/products')).body.items.map((p: { id: string }) => p.id)).toEqual(['kept']);
     expect((await app.call('GET', '/sim/events')).body.items).toEqual([]);
     expect((await app.call('GET', '/sim/webhooks/deliveries')).body.items).toEqual([]);
-    expect(app.sim.world().projects.size).toBe(0);
+    expect(pmapValuesOf(app.sim.world().projects).map((p) => p.id)).toEqual(['proj1']); // the configured project is back, empty
     expect((await app.call('GET', '/sim/webhook')).body.url).toBe(receiver.url);
   });
   it('moves the clock to a given instant and refuses one past 2100', async () => {

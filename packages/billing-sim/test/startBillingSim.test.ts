@@ -29,8 +29,8 @@ describe('startBillingSim', () => {
   });
   it('requires the Bearer key when one is given', async () => {
     running = await startBillingSim({ port: 0, apiKey: 'sk_1', log: () => undefined });
-    expect((await fetch(`${running.url}/v2/projects/p/virtual_currencies`)).status).toBe(401);
-    const ok = await fetch(`${running.url}/v2/projects/p/virtual_currencies`, { headers: { authorization: 'Bearer sk_1' } });
+    expect((await fetch(`${running.url}/v2/projects/proj_sim/virtual_currencies`)).status).toBe(401);
+    const ok = await fetch(`${running.url}/v2/projects/proj_sim/virtual_currencies`, { headers: { authorization: 'Bearer sk_1' } });
     expect(ok.status).toBe(200);
   });
 });

@@ -9,7 +9,7 @@ import { errorResponse, json, type SimRequest, type SimResponse } from './httpTy
 import { buildOpenApi } from './openapi.js';
 import { RATE_LIMITS, compilePattern, type RateDomain, type Route } from './route.js';
 import { simRoutes } from './simRoutes.js';
-import { v2Routes } from './v2Routes.js';
+import { simApiRoutes, v2Routes } from './v2Routes.js';
 
 export interface HandlerOptions {
   /** When set, `/v2` and `/sim` require `Authorization: Bearer <apiKey>`. */
@@ -26,7 +26,7 @@ export interface HandlerOptions {
  * @example
  * ROUTES.map((r) => `${r.method} ${r.pattern}`);
  */
-export const ROUTES: readonly Route[] = [...v2Routes, ...simRoutes];
+export const ROUTES: readonly Route[] = [...v2Routes, ...simRoutes, ...simApiRoutes];
 const COMPILED = ROUTES.map((route) => ({ route, match: compilePattern(route.pattern) }));
 
 /**

@@ -78,6 +78,12 @@ export function queryBool(query: Record<string, string>, name: string): Result<b
   return fail('parameter_error', `${name} must be true or false`, name);
 }
 
+const nextQuery = (query: Record<string, string>, keep: readonly string[], after: string, limit: number): string => {
+  const pairs: [string, string][] = keep.flatMap((name) => (query[name] === undefined ? [] : [[name, query[name]] as [string, string]]));
+  pairs.push(['starting_after', after], ['limit', String(limit)]);
+  return pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+};
+
 /** A page of a list, as the billing service returns lists. */
 export interface ListBody<T> {
   object: 'list';
@@ -88,9 +94,16 @@ export interface ListBody<T> {
 
 /**
  * Given all items in order, their ids and the `limit` / `starting_after` query, returns one page
- * with `next_page` as a path (or null at the end).
+ * with `next_page` as a path (or null at the end). The query parameters named in `keep` (filters
+ * such as `include_empty_balances`) are carried into `next_page`, so following it lists the same set.
  */
-export function paginate<T>(items: readonly T[], idOf: (item: T) => string, query: Record<string, string>, url: string): Result<ListBody<T>> {
+export function paginate<T>(
+  items: readonly T[],
+  idOf: (item: T) => string,
+  query: Record<string, string>,
+  url: string,
+  keep: readonly string[] = [],
+): Result<ListBody<T>> {
   const rawLimit = query['limit'];
   const limit = rawLimit === undefined ? 20 : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) return fail('parameter_error', 'limit must be an integer from 1 to 100', 'limit');
@@ -107,7 +120,7 @@ export function paginate<T>(items: readonly T[], idOf: (item: T) => string, quer
   return ok({
     object: 'list',
     items: page,
-    next_page: more ? `${url}?starting_after=${encodeURIComponent(idOf(last))}&limit=${limit}` : null,
+    next_page: more ? `${url}?${nextQuery(query, keep, idOf(last), limit)}` : null,
     url,
   });
 }

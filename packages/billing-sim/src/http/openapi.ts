@@ -14,7 +14,7 @@ import {
   resetBodySchema,
   setBalancesBodySchema,
 } from './simSchemas.js';
-import { adjustmentsBodySchema } from './v2Routes.js';
+import { adjustmentsBodySchema, createProjectBodySchema } from './v2Routes.js';
 
 const VC = '/v2/projects/:project_id/virtual_currencies';
 const CUSTOMER = '/v2/projects/:project_id/customers/:customer_id';
@@ -38,6 +38,7 @@ const BODIES: Record<string, z.ZodType> = {
   'POST /sim/subscriptions/:id/expire': expireBodySchema,
   'POST /sim/customers/:customer_id/balances': setBalancesBodySchema,
   'POST /sim/webhook': webhookConfigSchema,
+  'POST /sim/projects': createProjectBodySchema,
 };
 
 const toSchema = (schema: z.ZodType): unknown => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
@@ -77,7 +78,7 @@ export function buildOpenApi(routes: readonly Route[]): unknown {
       parameters: params,
       responses: {
         default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        [route.method === 'POST' && /\/(virtual_currencies|products|purchases)$/.test(route.pattern) ? '201' : '200']: { description: 'Success' },
+        [route.method === 'POST' && /\/(virtual_currencies|products|purchases|projects)$/.test(route.pattern) ? '201' : '200']: { description: 'Success' },
       },
     };
     const key = `${route.method} ${route.pattern}`;

@@ -18,7 +18,8 @@ export interface BalanceResource {
   currency_code: string;
   balance: number;
   name: string;
-  description: string | null;
+  /** Left out when the currency has none (the official schema types it as a string, not nullable). */
+  description?: string;
 }
 
 /** How each refusal of the core's credit rules is answered. */
@@ -44,7 +45,7 @@ export function toBalanceResources(
       currency_code: c.code,
       balance: balances[c.code] ?? 0,
       name: c.name,
-      description: c.description,
+      ...(c.description === null ? {} : { description: c.description }),
     }))
     .filter((b) => opts.include_empty || b.balance > 0);
 }

@@ -9,6 +9,7 @@ import type { Job } from './clock.js';
 import type { VirtualCurrencyResource } from './currencyOps.js';
 import type { PurchaseInput, PurchaseOutcome } from './lifecycle.js';
 import type { Product } from './products.js';
+import type { ProjectResource } from './projects.js';
 import type { CustomerState, IdempotencyRecord, SubscriptionState } from './state.js';
 
 /** A command and its parameters, discriminated on `type`. */
@@ -28,7 +29,8 @@ export type SimCommand =
   | { type: 'change_product'; subscription_id: string; new_product_id: string; timing: 'immediate' | 'next_renewal' }
   | { type: 'refund'; subscription_id: string }
   | { type: 'expire'; subscription_id: string; reason: string }
-  | { type: 'remember_idempotency'; project_id: string; key: string; record: Omit<IdempotencyRecord, 'created_at'> };
+  | { type: 'remember_idempotency'; project_id: string; key: string; record: Omit<IdempotencyRecord, 'created_at'> }
+  | { type: 'create_project'; project_id: string };
 
 export type SimCommandType = SimCommand['type'];
 
@@ -52,6 +54,7 @@ export interface CommandValues {
   refund: SubscriptionValue;
   expire: SubscriptionValue;
   remember_idempotency: IdempotencyRecord;
+  create_project: ProjectResource;
 }
 
 /** The command of a given type. */

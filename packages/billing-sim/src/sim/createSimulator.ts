@@ -38,7 +38,10 @@ export interface BillingSimulatorOptions {
   app_id?: string;
   store?: string;
   environment?: 'SANDBOX' | 'PRODUCTION';
+  /** The project that exists from the start and that /sim routes use when none is named. Default `proj_sim`. */
   default_project_id?: string;
+  /** More projects that exist from the start (and again after a reset), ids of 1–20 characters. */
+  projects?: string[];
   country_code?: string;
   /** Products to put in the catalog at start (and back after a reset). */
   products?: ProductInput[];
@@ -133,7 +136,18 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
   );
   const start = options.now ?? DEFAULT_START;
   const products = initialProducts(options.products ?? []);
-  let world = createWorld(settings, seed, start, products);
+  /** A new world with the configured projects in it. */
+  const freshWorld = (at: number): World => {
+    let w = createWorld(settings, seed, at, products);
+    for (const id of new Set(options.projects ?? [])) {
+      if (id === settings.default_project_id) continue;
+      const out = transition(w, { type: 'create_project', project_id: id }, at);
+      if (!out.ok) throw new Error(`project ${id}: ${out.error.message}`);
+      w = out.world;
+    }
+    return w;
+  };
+  let world = freshWorld(start);
   const history: WebhookBody[] = [];
   const listeners = new Set<(body: WebhookBody) => void>();
   const outbox = createOutbox({
@@ -188,7 +202,7 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
       if (!Number.isSafeInteger(at) || at < 0 || at > VIRTUAL_CLOCK_END) {
         return fail('parameter_error', 'now must be an instant up to 2100-01-01T00:00:00Z', 'now');
       }
-      world = createWorld(settings, seed, at, products);
+      world = freshWorld(at);
       history.length = 0;
       outbox.reset(seededRandom(`${seed}:faults`));
       return { ok: true, value: { now: at } };

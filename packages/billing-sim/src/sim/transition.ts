@@ -15,6 +15,7 @@ import { changeBalances } from './balanceOps.js';
 import { createCurrency, deleteCurrency, updateCurrency } from './currencyOps.js';
 import { forgetExpiredKeys, rememberKey } from './idempotency.js';
 import * as life from './lifecycle.js';
+import { createProject } from './projects.js';
 import type { World } from './state.js';
 import type { WebhookBody } from './webhookEvents.js';
 
@@ -49,6 +50,7 @@ function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCo
     .with({ type: 'refund' }, (c) => life.refund(ctx, c.subscription_id))
     .with({ type: 'expire' }, (c) => life.expire(ctx, c.subscription_id, c.reason))
     .with({ type: 'remember_idempotency' }, (c) => ok(rememberKey(ctx, c.project_id, c.key, c.record)))
+    .with({ type: 'create_project' }, (c) => createProject(ctx, c.project_id))
     .exhaustive();
 }
 

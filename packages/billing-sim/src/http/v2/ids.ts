@@ -1,0 +1,28 @@
+/** The path parameters every API v2 route shares: shapes first (400), then the project's existence (404). */
+import { currencyCodeSchema } from '@tenure/core';
+import { fail } from '../../sim/apiError.js';
+import type { BillingSimulator } from '../../sim/createSimulator.js';
+import { checkProjectId, projectExists } from '../../sim/projects.js';
+import { errorResponse, type RouteInput, type SimResponse } from '../httpTypes.js';
+
+/** A path parameter's decoded value ('' when the route has none). */
+export const param = (input: RouteInput, name: string): string => input.params[name] ?? '';
+
+/**
+ * Checks the route's ids: `project_id` 1–20 characters, `customer_id` 1–1500, a currency code by the
+ * one code rule (400 `parameter_error` naming the parameter), then that the project exists (404
+ * `resource_missing`, as the real service answers a project that is not there). Null when all hold.
+ */
+export function checkIds(sim: BillingSimulator, input: RouteInput): SimResponse | null {
+  const projectId = param(input, 'project_id');
+  const project = checkProjectId(projectId);
+  if (!project.ok) return errorResponse(project.error);
+  const c = input.params['customer_id'];
+  if (c !== undefined && (c.length === 0 || c.length > 1500)) return errorResponse(fail('parameter_error', 'customer_id is 1–1500 characters', 'customer_id').error);
+  const code = input.params['code'];
+  if (code !== undefined && !currencyCodeSchema.safeParse(code).success) {
+    return errorResponse(fail('parameter_error', 'virtual_currency_code must be 1–10 characters of A-Z, a-z, 0-9 or _', 'virtual_currency_code').error);
+  }
+  if (!projectExists(sim.world(), projectId)) return errorResponse(fail('resource_missing', `Project ${projectId} not found`, 'project_id').error);
+  return null;
+}

@@ -1,0 +1,62 @@
+/**
+ * Every response of every API v2 operation the simulator serves, success and error paths, validated
+ * against RevenueCat's official OpenAPI document (read from `REVENUECAT_OPENAPI`, never copied into
+ * the repository). Skipped with a notice when the variable is unset.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers.js';
+import { driveCustomers } from './drives/customers.js';
+import { driveVirtualCurrencies } from './drives/virtualCurrencies.js';
+import { loadOfficialSpec, type Exchange } from './officialSpec.js';
+import { SERVED_V2, startRecordingApp } from './recordingApp.js';
+
+const spec = loadOfficialSpec();
+if (spec === null) console.warn('[billing-sim] REVENUECAT_OPENAPI is unset: the API v2 contract test against the official document is SKIPPED');
+
+const KEY = { authorization: 'Bearer sk_contract' };
+const log: Exchange[] = [];
+let app: TestApp;
+
+/** Adds the Bearer key to every call, so the same drives run with authentication on. */
+const authed = (inner: TestApp): TestApp => ({ ...inner, call: (m, p, b, h) => inner.call(m, p, b, { ...KEY, ...h }) });
+
+describe.skipIf(spec === null)('API v2 against the official OpenAPI document', () => {
+  beforeAll(async () => {
+    app = await startRecordingApp(log, {}, { apiKey: 'sk_contract', enforceRateLimits: true });
+    const client = authed(app);
+    await client.call('POST', '/sim/products', { id: 'monthly', type: 'subscription', period: 'P1M' });
+    await driveVirtualCurrencies(client);
+    await driveCustomers(client);
+    // Error paths every operation shares: a wrong key (401) and a limit reached (429).
+    for (const key of SERVED_V2) {
+      const [method, pattern] = key.split(' ') as [string, string];
+      const path = pattern.replaceAll(':project_id', 'proj1').replace(/:[a-z_]+/g, 'x');
+      await app.call(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, { authorization: 'Bearer wrong' });
+    }
+    for (let i = 0; i < 61; i += 1) await client.call('GET', '/v2/projects/proj1/virtual_currencies');
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('answers every exchange as the document describes it (status, headers, body)', () => {
+    const problems = log.flatMap((e) => spec!.problemsOf(e));
+    expect(problems).toEqual([]);
+  });
+
+  it('maps every served route to an operation of the document', () => {
+    expect(SERVED_V2.filter((k) => spec!.specPathOf(k.split(' ')[1]!) === null)).toEqual([]);
+  });
+
+  it('saw every served operation answer a success and an error other than 401', () => {
+    const seen = (pred: (e: Exchange) => boolean) => new Set(log.filter(pred).map((e) => `${e.method} ${e.pattern}`));
+    const success = seen((e) => e.status < 300);
+    const failure = seen((e) => e.status >= 400 && e.status !== 401);
+    expect(SERVED_V2.filter((k) => !success.has(k))).toEqual([]);
+    expect(SERVED_V2.filter((k) => !failure.has(k))).toEqual([]);
+  });
+
+  it('saw a 429 with Retry-After', () => {
+    expect(log.some((e) => e.status === 429 && e.headers.get('retry-after') !== null)).toBe(true);
+  });
+});
