@@ -50,7 +50,7 @@ describe('grants through the HTTP surface', () => {
     expect(await crd()).toBe(70);
     await advance('P1M');
     expect(await crd()).toBe(100);
-    const vc = app.sim.events().filter((e) => e.event.type === 'VIRTUAL_CURRENCY_TRANSACTION').map((e) => (e.event['adjustments'] as { amount: number }[])[0]?.amount);
+    const vc = app.sim.events().filter((e) => e.event.type === 'VIRTUAL_CURRENCY_TRANSACTION').map((e) => ((e.event as { adjustments?: { amount: number }[] }).adjustments ?? [])[0]?.amount);
     expect(vc).toEqual([100, -70, 100]);
   });
   it('spends expiring credits before top-up credits', async () => {

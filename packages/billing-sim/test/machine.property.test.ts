@@ -1,7 +1,7 @@
 // The simulator as a pure machine, checked against the core: arbitrary command sequences on arbitrary
 // clocks produce only events the core parses, and folding them with the core gives the subscription
 // state the simulator believes.
-import { EVENT_PRECEDENCE, foldEventsByCustomer, isLaterKey, parseWebhook, virtualCurrencyTransactionEventSchema, type EventKey, type HandledEvent, type SubscriberState } from '@tenure/core';
+import { EVENT_PRECEDENCE, HANDLED_EVENT_TYPES, SUBSCRIBER_STATES, foldEventsByCustomer, isLaterKey, parseWebhook, virtualCurrencyTransactionEventSchema, type EventKey, type HandledEvent } from '@tenure/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PurchaseOutcome } from '../src/sim/lifecycle.js';
@@ -29,7 +29,25 @@ type Step =
   | { kind: 'billing_issue'; sub: number; grace_days: number | null; when: 'now' | 'next_renewal' }
   | { kind: 'change'; sub: number; product: string; timing: 'immediate' | 'next_renewal' }
   | { kind: 'spend'; customer: string; amount: number }
-  | { kind: 'refund_purchase'; purchase: number };
+  | { kind: 'refund_purchase'; purchase: number }
+  | { kind: 'pause'; sub: number; resume_days: number }
+  | { kind: 'extend'; sub: number; days: number }
+  | { kind: 'resume' | 'reverse_refund'; sub: number }
+  | { kind: 'transfer'; customer: string; target: string }
+  | { kind: 'temporary'; customer: string; product: string; hours: number };
+
+/**
+ * The lifecycle commands whose events the core does not model yet (SUBSCRIPTION_PAUSED, TRANSFER,
+ * SUBSCRIPTION_EXTENDED, TEMPORARY_ENTITLEMENT_GRANT, REFUND_REVERSED): their events are checked to
+ * parse, and left out of the fold comparison until the core gives them meaning.
+ */
+const newLifecycleSteps = (sub: fc.Arbitrary<number>): fc.Arbitrary<Step>[] => [
+  fc.record({ kind: fc.constant('pause' as const), sub, resume_days: fc.integer({ min: 1, max: 90 }) }),
+  fc.record({ kind: fc.constant('extend' as const), sub, days: fc.integer({ min: 1, max: 30 }) }),
+  fc.record({ kind: fc.constantFrom('resume' as const, 'reverse_refund' as const), sub }),
+  fc.record({ kind: fc.constant('transfer' as const), customer: fc.constantFrom(...CUSTOMERS), target: fc.constantFrom(...CUSTOMERS) }),
+  fc.record({ kind: fc.constant('temporary' as const), customer: fc.constantFrom(...CUSTOMERS), product: fc.constantFrom('monthly', 'annual', 'weekly'), hours: fc.integer({ min: 1, max: 24 }) }),
+];
 
 const stepArb = (withPurchaseRefunds: boolean): fc.Arbitrary<Step> => {
   const sub = fc.nat(20);
@@ -41,7 +59,7 @@ const stepArb = (withPurchaseRefunds: boolean): fc.Arbitrary<Step> => {
     fc.record({ kind: fc.constant('change' as const), sub, product: subscriptionProduct, timing: fc.constantFrom('immediate' as const, 'next_renewal' as const) }),
     fc.record({ kind: fc.constant('spend' as const), customer: fc.constantFrom(...CUSTOMERS), amount: fc.integer({ min: 1, max: 400 }) }),
   ];
-  if (withPurchaseRefunds) steps.push(fc.record({ kind: fc.constant('refund_purchase' as const), purchase: fc.nat(10) }));
+  if (withPurchaseRefunds) steps.push(fc.record({ kind: fc.constant('refund_purchase' as const), purchase: fc.nat(10) }), ...newLifecycleSteps(sub));
   return fc.oneof(...steps);
 };
 
@@ -90,6 +108,23 @@ function toCommand(step: Step, subs: readonly string[], purchases: readonly { cu
       const p = purchases.length === 0 ? null : purchases[step.purchase % purchases.length]!;
       return p === null ? null : { type: 'refund_purchase', project_id: 'p', transaction_id: p.tx };
     }
+    case 'pause': {
+      const id = pick(step.sub);
+      return id === null ? null : { type: 'pause', subscription_id: id, resume_after: { years: 0, months: 0, days: step.resume_days, ms: 0 } };
+    }
+    case 'extend': {
+      const id = pick(step.sub);
+      return id === null ? null : { type: 'extend', subscription_id: id, by: { years: 0, months: 0, days: step.days, ms: 0 } };
+    }
+    case 'resume':
+    case 'reverse_refund': {
+      const id = pick(step.sub);
+      return id === null ? null : { type: step.kind, subscription_id: id };
+    }
+    case 'transfer':
+      return { type: 'transfer', project_id: 'p', customer_id: step.customer, target_customer_id: step.target };
+    case 'temporary':
+      return { type: 'temporary_grant', project_id: 'p', customer_id: step.customer, product_id: step.product, duration_ms: step.hours * 3_600_000 };
   }
 }
 
@@ -118,6 +153,7 @@ function runMachine(run: { start: number; steps: { dt: number; step: Step }[]; t
     at += dt;
     const command = toCommand(step, subs, purchases);
     const value = apply(command ?? { type: 'advance' }, at);
+    if (command?.type === 'temporary_grant' && value !== null) subs.push((value as unknown as { subscription_id: string }).subscription_id);
     if (command?.type === 'purchase' && value !== null) {
       const outcome = value as PurchaseOutcome;
       if (outcome.kind === 'subscription') subs.push(outcome.subscription_id);
@@ -129,10 +165,13 @@ function runMachine(run: { start: number; steps: { dt: number; step: Step }[]; t
 }
 
 /** The retention service's state for a subscription, as the simulator sees it. */
-const believedState = (sub: SubscriptionState): SubscriberState => {
+const believedState = (sub: SubscriptionState): string => {
   switch (sub.status) {
     case 'expired':
+    case 'temporary':
       return 'churned';
+    case 'paused':
+      return (SUBSCRIBER_STATES as readonly string[]).includes('paused') ? 'paused' : 'churned';
     case 'grace':
       return 'billing_issue';
     case 'trialing':
@@ -153,12 +192,12 @@ function accepted(body: WebhookBody): { handled: boolean; event: HandledEvent } 
 const keyOf = (e: HandledEvent): EventKey => ({ at: e.event_timestamp_ms, rank: EVENT_PRECEDENCE[e.type], id: e.id });
 
 describe('the simulator machine against the core', () => {
-  it("emits only events the core parses: lifecycle events and top-ups handled, currency transactions unhandled by parseWebhook and valid for the core's credit event schema", () => {
+  it("emits only events the core parses: the types the core handles handled, the others (currency transactions, and lifecycle types the core does not model yet) accepted as unhandled; currency transactions valid for the core's credit event schema", () => {
     fc.assert(
       fc.property(runArb(true), (run) => {
         for (const body of runMachine(run).events) {
           const wire: unknown = JSON.parse(JSON.stringify(body));
-          expect(accepted(body)?.handled, JSON.stringify(body)).toBe(body.event.type !== 'VIRTUAL_CURRENCY_TRANSACTION');
+          expect(accepted(body)?.handled, JSON.stringify(body)).toBe((HANDLED_EVENT_TYPES as readonly string[]).includes(body.event.type));
           if (body.event.type === 'VIRTUAL_CURRENCY_TRANSACTION') {
             expect(virtualCurrencyTransactionEventSchema.safeParse((wire as { event: unknown }).event).success).toBe(true);
           }

@@ -13,7 +13,12 @@ import {
   billingIssueBodySchema,
   resetBodySchema,
   cancelBodySchema,
+  emptyBodySchema,
   expireBodySchema,
+  extendBodySchema,
+  pauseBodySchema,
+  temporaryGrantBodySchema,
+  transferBodySchema,
   productChangeBodySchema,
   purchaseBodySchema,
   refundPurchaseBodySchema,
@@ -31,8 +36,13 @@ function withEvents(sim: BillingSimulator, run: () => SimResponse): SimResponse 
 
 const sub = (sim: BillingSimulator, id: string) => {
   const found = subscriptionIn(sim.world(), id);
-  return found === undefined ? null : subscriptionView(found.sub);
+  if (found === undefined) return null;
+  const s = found.sub;
+  return { ...subscriptionView(s), customer_id: s.customer_id, environment: s.environment, store: s.store, auto_resume_at: s.auto_resume_at };
 };
+
+/** A duration from the body in ms, or the default; null when it does not parse. */
+const durationOf = (input: string | number | undefined, fallback: string) => parseDuration(input ?? fallback);
 
 /** A lifecycle route on one subscription: validate the body, run, answer the subscription and its events. */
 function subOp<T>(schema: Parameters<typeof parseBody>[0], run: (sim: BillingSimulator, id: string, body: T) => Result<unknown>): Route['handler'] {
@@ -116,6 +126,8 @@ export const simRoutes: Route[] = [
           trial: b.trial ?? false,
           presented_offering_id: b.presented_offering_id ?? null,
           country_code: b.country_code ?? null,
+          environment: b.environment ?? null,
+          store: b.store ?? null,
         });
         return respond(result, 201, (o) => ({ object: 'sim.purchase_result', ...o, subscription: o.kind === 'subscription' ? sub(sim, o.subscription_id) : null }));
       }),
@@ -170,6 +182,63 @@ export const simRoutes: Route[] = [
   {
     method: 'POST', pattern: '/sim/subscriptions/:id/expire', summary: 'Expire now (EXPIRATION)',
     handler: subOp<{ reason?: string }>(expireBodySchema, (sim, id, b) => sim.dispatch({ type: 'expire', subscription_id: id, reason: b.reason ?? 'DEVELOPER_INITIATED' })),
+  },
+  {
+    method: 'POST', pattern: '/sim/subscriptions/:id/pause', summary: 'Pause at the period end (SUBSCRIPTION_PAUSED now; EXPIRATION(SUBSCRIPTION_PAUSED) at the period end; RENEWAL at auto_resume_at)',
+    handler: subOp<{ resume_after?: string | number }>(pauseBodySchema, (sim, id, b) => {
+      const d = durationOf(b.resume_after, 'P1M');
+      if (d === null) return fail('parameter_error', 'Expected an ISO 8601 duration or ms > 0', 'resume_after');
+      return sim.dispatch({ type: 'pause', subscription_id: id, resume_after: d });
+    }),
+  },
+  {
+    method: 'POST', pattern: '/sim/subscriptions/:id/resume', summary: 'Resume a paused subscription now (RENEWAL)',
+    handler: subOp<object>(emptyBodySchema, (sim, id) => sim.dispatch({ type: 'resume', subscription_id: id })),
+  },
+  {
+    method: 'POST', pattern: '/sim/subscriptions/:id/extend', summary: 'Move the period end later (SUBSCRIPTION_EXTENDED)',
+    handler: subOp<{ by: string | number }>(extendBodySchema, (sim, id, b) => {
+      const d = parseDuration(b.by);
+      if (d === null) return fail('parameter_error', 'Expected an ISO 8601 duration or ms > 0', 'by');
+      return sim.dispatch({ type: 'extend', subscription_id: id, by: d });
+    }),
+  },
+  {
+    method: 'POST', pattern: '/sim/subscriptions/:id/reverse_refund', summary: 'Reverse the last refund (REFUND_REVERSED; access again until the refunded period ends)',
+    handler: subOp<object>(emptyBodySchema, (sim, id) => sim.dispatch({ type: 'reverse_refund', subscription_id: id })),
+  },
+  {
+    method: 'POST', pattern: '/sim/customers/:customer_id/transfer', summary: "Move a customer's subscriptions and purchases to another customer (TRANSFER)",
+    handler: (sim, input) =>
+      withEvents(sim, () => {
+        const body = parseBody(transferBodySchema, input.body);
+        if (!body.ok) return errorResponse(body.error);
+        const project_id = projectOfInput(sim, input, body.value.project_id);
+        const r = sim.dispatch({ type: 'transfer', project_id, customer_id: input.params['customer_id'] ?? '', target_customer_id: body.value.target_customer_id });
+        return respond(r, 200, (v) => ({ object: 'sim.transfer', ...v }));
+      }),
+  },
+  {
+    method: 'POST', pattern: '/sim/temporary_grants', summary: 'Grant a temporary entitlement during a store outage (TEMPORARY_ENTITLEMENT_GRANT; a purchase validates it, else EXPIRATION)',
+    handler: (sim, input) =>
+      withEvents(sim, () => {
+        const body = parseBody(temporaryGrantBodySchema, input.body);
+        if (!body.ok) return errorResponse(body.error);
+        const b = body.value;
+        const d = durationOf(b.duration, 'PT24H');
+        if (d === null) return errorResponse(fail('parameter_error', 'Expected an ISO 8601 duration or ms > 0', 'duration').error);
+        const r = sim.dispatch({
+          type: 'temporary_grant',
+          project_id: projectOfInput(sim, input, b.project_id),
+          customer_id: b.customer_id,
+          product_id: b.product_id,
+          duration_ms: addDuration(sim.now(), d) - sim.now(),
+          country_code: b.country_code ?? null,
+          environment: b.environment ?? null,
+          store: b.store ?? null,
+        });
+        return respond(r, 201, (v) => ({ object: 'sim.temporary_grant', ...v, subscription: sub(sim, v.subscription_id) }));
+      }),
   },
   {
     method: 'GET', pattern: '/sim/customers', summary: "List a project's customers (query project_id)",

@@ -1,10 +1,12 @@
 /** Bodies of the /sim control API (zod; also the source of the OpenAPI document). */
-import { BALANCE_MAX, CANCEL_REASONS, EXPIRATION_REASONS, currencyAmountsSchema } from '@tenure/core';
+import { BALANCE_MAX, CANCEL_REASONS, EXPIRATION_REASONS, STORES, currencyAmountsSchema } from '@tenure/core';
 import { z } from 'zod';
 import { durationSchema } from '../internal/duration.js';
 import { VIRTUAL_CLOCK_END } from '../sim/clockBounds.js';
 
 const projectId = z.string().min(1).max(255).optional();
+const environmentSchema = z.enum(['SANDBOX', 'PRODUCTION']);
+const storeSchema = z.enum(STORES);
 
 export const purchaseBodySchema = z.strictObject({
   project_id: projectId,
@@ -14,7 +16,42 @@ export const purchaseBodySchema = z.strictObject({
   trial: z.boolean().optional(),
   presented_offering_id: z.string().min(1).nullable().optional(),
   country_code: z.string().regex(/^[A-Z]{2}$/).optional(),
+  /** `SANDBOX` or `PRODUCTION` on every event of this purchase (default: the simulator's). */
+  environment: environmentSchema.optional(),
+  /** The store on every event of this purchase (default: the simulator's). */
+  store: storeSchema.optional(),
 });
+
+/** The body of `POST /sim/temporary_grants`: a temporary entitlement during a store outage. */
+export const temporaryGrantBodySchema = z.strictObject({
+  project_id: projectId,
+  customer_id: z.string().min(1).max(1500),
+  product_id: z.string().min(1).max(255),
+  /** How long (ISO 8601 or ms, at most 24 hours; default PT24H). */
+  duration: durationSchema.optional(),
+  country_code: z.string().regex(/^[A-Z]{2}$/).optional(),
+  environment: environmentSchema.optional(),
+  store: storeSchema.optional(),
+});
+
+export const pauseBodySchema = z.strictObject({
+  /** How long the pause lasts from the period end (ISO 8601 or ms; default P1M). Play offers 1 week to 3 months. */
+  resume_after: durationSchema.optional(),
+});
+
+export const extendBodySchema = z.strictObject({
+  /** How far the period end moves (ISO 8601 or ms). */
+  by: durationSchema,
+});
+
+export const transferBodySchema = z.strictObject({
+  project_id: projectId,
+  /** The customer that receives every subscription and one-time purchase. */
+  target_customer_id: z.string().min(1).max(1500),
+});
+
+/** An empty body (the optional body of routes that take no parameters). */
+export const emptyBodySchema = z.strictObject({});
 
 export const cancelBodySchema = z.strictObject({
   reason: z.enum(CANCEL_REASONS.filter((r) => r !== 'BILLING_ERROR') as [string, ...string[]]).optional(),

@@ -7,21 +7,33 @@ import { expireCredits, nextCreditExpiry } from '@tenure/core';
 import { fail, ok, type Result } from './apiError.js';
 import { customerOf, emitCurrencyEvent, type SimContext } from './context.js';
 import { pmapForEach } from './persistentMap.js';
-import { expireNow, failChargeNow, renewNow } from './cycles.js';
+import { expireNow, failChargeNow, pauseNow, renewNow, resumeNow, TEMPORARY_GRANT_EXPIRATION_REASON } from './cycles.js';
 import { createMinHeap } from '../internal/minHeap.js';
 import type { CustomerState, SubscriptionState, World } from './state.js';
 
 /** What a scheduled job does. */
-export type JobKind = 'credit_expiry' | 'grace_expiry' | 'expiration' | 'billing_failure' | 'trial_conversion' | 'renewal';
+export type JobKind =
+  | 'credit_expiry'
+  | 'grace_expiry'
+  | 'expiration'
+  | 'temporary_expiry'
+  | 'pause'
+  | 'billing_failure'
+  | 'trial_conversion'
+  | 'renewal'
+  | 'resume';
 
 /** Which job runs first when several are due at the same instant (cycle-end credits expire first). */
 export const JOB_RANK = {
   credit_expiry: 0,
   grace_expiry: 1,
   expiration: 2,
+  temporary_expiry: 2,
+  pause: 2,
   billing_failure: 3,
   trial_conversion: 4,
   renewal: 4,
+  resume: 4,
 } as const satisfies Record<JobKind, number>;
 
 export interface Job {
@@ -44,7 +56,10 @@ interface LiveJob extends Job {
 function subscriptionJob(sub: SubscriptionState): { at: number; kind: JobKind } | null {
   if (sub.status === 'grace') return sub.grace_expires_at === null ? null : { at: sub.grace_expires_at, kind: 'grace_expiry' };
   if (sub.status === 'expired') return null;
+  if (sub.status === 'paused') return sub.auto_resume_at === null ? null : { at: sub.auto_resume_at, kind: 'resume' };
+  if (sub.status === 'temporary') return { at: sub.period_end, kind: 'temporary_expiry' };
   if (!sub.auto_renew) return { at: sub.period_end, kind: 'expiration' };
+  if (sub.auto_resume_at !== null) return { at: sub.period_end, kind: 'pause' };
   if (sub.fail_next_renewal !== null) return { at: sub.period_end, kind: 'billing_failure' };
   return { at: sub.period_end, kind: sub.period_type === 'TRIAL' ? 'trial_conversion' : 'renewal' };
 }
@@ -111,7 +126,8 @@ function runJob(ctx: SimContext, job: LiveJob, customer: CustomerState): void {
     case 'credit_expiry': {
       const { ledger, entries } = expireCredits(customer.ledger, ctx.now);
       customer.ledger = ledger;
-      emitCurrencyEvent(ctx, customer, entries, null, null);
+      // Lots do not remember their purchase: the expiry reports the environment of the latest subscription.
+      emitCurrencyEvent(ctx, customer, entries, null, null, customer.subscriptions.at(-1)?.environment);
       return;
     }
     case 'grace_expiry':
@@ -119,6 +135,16 @@ function runJob(ctx: SimContext, job: LiveJob, customer: CustomerState): void {
       return;
     case 'expiration':
       if (sub !== null) expireNow(ctx, customer, sub, sub.cancel_reason ?? 'UNSUBSCRIBE');
+      return;
+    case 'temporary_expiry':
+      // The purchase behind a temporary grant was never validated: EXPIRATION with the same transaction.
+      if (sub !== null) expireNow(ctx, customer, sub, TEMPORARY_GRANT_EXPIRATION_REASON);
+      return;
+    case 'pause':
+      if (sub !== null) pauseNow(ctx, customer, sub);
+      return;
+    case 'resume':
+      if (sub !== null) resumeNow(ctx, customer, sub);
       return;
     case 'billing_failure':
       if (sub !== null) failChargeNow(ctx, customer, sub, sub.fail_next_renewal?.grace_ms ?? null);

@@ -7,7 +7,8 @@ import type { z } from 'zod';
 import type { BalanceChange, BalanceResource } from './balanceOps.js';
 import type { Job } from './clock.js';
 import type { VirtualCurrencyResource } from './currencyOps.js';
-import type { PurchaseInput, PurchaseOutcome } from './lifecycle.js';
+import type { Duration } from '../internal/duration.js';
+import type { PurchaseInput, PurchaseOutcome, TemporaryGrantInput } from './lifecycle.js';
 import type { Product } from './products.js';
 import type { ProjectResource } from './projects.js';
 import type { CustomerState, IdempotencyRecord, SubscriptionState } from './state.js';
@@ -29,6 +30,12 @@ export type SimCommand =
   | { type: 'change_product'; subscription_id: string; new_product_id: string; timing: 'immediate' | 'next_renewal' }
   | { type: 'refund'; subscription_id: string }
   | { type: 'expire'; subscription_id: string; reason: string }
+  | { type: 'pause'; subscription_id: string; resume_after: Duration }
+  | { type: 'resume'; subscription_id: string }
+  | { type: 'extend'; subscription_id: string; by: Duration }
+  | { type: 'reverse_refund'; subscription_id: string }
+  | { type: 'transfer'; project_id: string; customer_id: string; target_customer_id: string }
+  | ({ type: 'temporary_grant' } & TemporaryGrantInput)
   | { type: 'remember_idempotency'; project_id: string; key: string; record: Omit<IdempotencyRecord, 'created_at'> }
   | { type: 'create_project'; project_id: string };
 
@@ -53,6 +60,12 @@ export interface CommandValues {
   change_product: SubscriptionValue;
   refund: SubscriptionValue;
   expire: SubscriptionValue;
+  pause: SubscriptionValue;
+  resume: SubscriptionValue;
+  extend: SubscriptionValue;
+  reverse_refund: SubscriptionValue;
+  transfer: { customer_id: string; target_customer_id: string; subscription_ids: string[]; transaction_ids: string[] };
+  temporary_grant: { subscription_id: string; transaction_id: string };
   remember_idempotency: IdempotencyRecord;
   create_project: ProjectResource;
 }

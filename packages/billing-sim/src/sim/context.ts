@@ -134,13 +134,13 @@ export function writableProducts(ctx: SimContext): Map<string, Product> {
   return ctx.products;
 }
 
-/** A fresh event context at the current virtual time. */
-export const eventContext = (ctx: SimContext): EventContext => ({
+/** A fresh event context at the current virtual time (the settings' environment and store unless given). */
+export const eventContext = (ctx: SimContext, environment = ctx.settings.environment, store = ctx.settings.store): EventContext => ({
   id: uuidFrom(ctx.random),
   at: ctx.now,
   app_id: ctx.settings.app_id,
-  store: ctx.settings.store,
-  environment: ctx.settings.environment,
+  store,
+  environment,
 });
 
 /** A new store transaction id (digits, as the App Store's look). */
@@ -234,16 +234,17 @@ export function emitCurrencyEvent(
   entries: readonly LedgerEntry[],
   product: Product | null,
   transactionId: string | null,
+  environment: EventSettings['environment'] = ctx.settings.environment,
 ): void {
   recordCredits(ctx, customer, entries);
   const adjustments = toAdjustments(ctx, customer.project_id, entries);
   if (adjustments.length === 0) return;
-  ctx.events.push(virtualCurrencyEvent(eventContext(ctx), customer, adjustments, product, newVcTransactionId(ctx), transactionId));
+  ctx.events.push(virtualCurrencyEvent(eventContext(ctx, environment), customer, adjustments, product, newVcTransactionId(ctx), transactionId));
 }
 
 /**
  * Applies the core's grant rules for one purchase event to the customer's ledger and emits the
- * VIRTUAL_CURRENCY_TRANSACTION for what was granted.
+ * VIRTUAL_CURRENCY_TRANSACTION for what was granted (`purchase_environment`: the purchase's).
  */
 export function grantFor(
   ctx: SimContext,
@@ -252,6 +253,7 @@ export function grantFor(
   kind: GrantKind,
   cycleEndsAt: number | null,
   transactionId: string,
+  environment: EventSettings['environment'] = ctx.settings.environment,
 ): LedgerEntry[] {
   const planned = grantsForPurchase(currenciesOf(ctx, customer.project_id), {
     product_id: product.id,
@@ -261,7 +263,7 @@ export function grantFor(
   });
   const { ledger, entries } = applyGrants(customer.ledger, planned);
   customer.ledger = ledger;
-  emitCurrencyEvent(ctx, customer, entries, product, transactionId);
+  emitCurrencyEvent(ctx, customer, entries, product, transactionId, environment);
   return entries;
 }
 

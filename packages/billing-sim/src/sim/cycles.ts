@@ -56,8 +56,25 @@ export function renewNow(ctx: SimContext, customer: CustomerState, sub: Subscrip
   sub.transaction_id = newTransactionId(ctx);
   sub.grace_expires_at = null;
   sub.failed_at = null;
+  sub.auto_resume_at = null;
   emitLifecycle(ctx, 'RENEWAL', customer, sub, { is_trial_conversion: wasTrial });
-  grantFor(ctx, customer, product, 'renewal', sub.period_end, sub.transaction_id);
+  grantFor(ctx, customer, product, 'renewal', sub.period_end, sub.transaction_id, sub.environment);
+}
+
+/**
+ * A planned pause takes effect at the period end: the subscription is paused (no access) until
+ * `auto_resume_at`, and EXPIRATION(SUBSCRIPTION_PAUSED) is sent, as the billing service revokes
+ * access for a paused Play subscription.
+ */
+export function pauseNow(ctx: SimContext, customer: CustomerState, sub: SubscriptionState): void {
+  sub.status = 'paused';
+  sub.fail_next_renewal = null;
+  emitLifecycle(ctx, 'EXPIRATION', customer, sub, { expiration_reason: 'SUBSCRIPTION_PAUSED' });
+}
+
+/** A paused subscription resumes now: a new paid cycle (RENEWAL with its grant), cycles counted from now. */
+export function resumeNow(ctx: SimContext, customer: CustomerState, sub: SubscriptionState): void {
+  renewNow(ctx, customer, sub, true);
 }
 
 /** Ends a subscription now with EXPIRATION and the given reason. */
@@ -66,9 +83,10 @@ export function expireNow(ctx: SimContext, customer: CustomerState, sub: Subscri
   sub.expired_at = ctx.now;
   sub.auto_renew = false;
   sub.grace_expires_at = null;
-  // A change planned for the next renewal will never happen: there is no next renewal.
+  // A change, failure or pause planned for the next renewal will never happen: there is none.
   sub.pending_product_id = null;
   sub.fail_next_renewal = null;
+  sub.auto_resume_at = null;
   emitLifecycle(ctx, 'EXPIRATION', customer, sub, { expiration_reason: reason });
 }
 
@@ -115,3 +133,10 @@ export function firstCycle(
 }
 
 export { newTransactionId };
+
+/**
+ * The expiration reason of a temporary entitlement grant whose purchase was never validated. The
+ * billing service documents the EXPIRATION (same `transaction_id`) but not its reason; `UNKNOWN` is
+ * the documented value that claims no cause.
+ */
+export const TEMPORARY_GRANT_EXPIRATION_REASON = 'UNKNOWN';

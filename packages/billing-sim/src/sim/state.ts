@@ -8,8 +8,21 @@ import { hashSeed } from '../internal/random.js';
 import { emptyPMap, type PMap } from './persistentMap.js';
 import type { Product } from './products.js';
 
-/** Where a subscription stands. `grace`: a charge failed and the grace period runs. */
-export type SubscriptionStatus = 'trialing' | 'active' | 'grace' | 'expired';
+/**
+ * Where a subscription stands. `grace`: a charge failed and the grace period runs. `paused`: a
+ * pause took effect at a period end (no access until `auto_resume_at`). `temporary`: a temporary
+ * entitlement grant during a store outage, until its purchase is validated or it ends.
+ */
+export type SubscriptionStatus = 'trialing' | 'active' | 'grace' | 'paused' | 'temporary' | 'expired';
+
+/** What a refund undid, so a refund reversal can restore it. */
+export interface RefundRecord {
+  at: number;
+  status: SubscriptionStatus;
+  period_end: number;
+  auto_renew: boolean;
+  cancel_reason: string | null;
+}
 
 export interface SubscriptionState {
   id: string;
@@ -40,6 +53,17 @@ export interface SubscriptionState {
   expired_at: number | null;
   /** Why auto-renew was turned off (the EXPIRATION at the period's end carries it). */
   cancel_reason: string | null;
+  /** The store environment of every event of this subscription. */
+  environment: 'SANDBOX' | 'PRODUCTION';
+  /** The store of every event of this subscription. */
+  store: string;
+  /**
+   * A pause: while active, the subscription pauses at its period end and resumes at this instant;
+   * while paused, when it resumes. Null: no pause.
+   */
+  auto_resume_at: number | null;
+  /** The last refund, until it is reversed (REFUND_REVERSED restores what it undid). */
+  refund: RefundRecord | null;
 }
 
 export interface OneTimePurchase {

@@ -49,6 +49,12 @@ function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCo
     .with({ type: 'change_product' }, (c) => life.changeProduct(ctx, c.subscription_id, c.new_product_id, c.timing))
     .with({ type: 'refund' }, (c) => life.refund(ctx, c.subscription_id))
     .with({ type: 'expire' }, (c) => life.expire(ctx, c.subscription_id, c.reason))
+    .with({ type: 'pause' }, (c) => life.pause(ctx, c.subscription_id, c.resume_after))
+    .with({ type: 'resume' }, (c) => life.resume(ctx, c.subscription_id))
+    .with({ type: 'extend' }, (c) => life.extend(ctx, c.subscription_id, c.by))
+    .with({ type: 'reverse_refund' }, (c) => life.reverseRefund(ctx, c.subscription_id))
+    .with({ type: 'transfer' }, (c) => life.transfer(ctx, c.project_id, c.customer_id, c.target_customer_id))
+    .with({ type: 'temporary_grant' }, (c) => life.temporaryGrant(ctx, c))
     .with({ type: 'remember_idempotency' }, (c) => ok(rememberKey(ctx, c.project_id, c.key, c.record)))
     .with({ type: 'create_project' }, (c) => createProject(ctx, c.project_id))
     .exhaustive();

@@ -1,8 +1,9 @@
 /**
  * Builds webhook bodies in the billing service's real format, `{ api_version: "1.0", event }`, for
- * the subscription lifecycle and for virtual currency grants. Every event is a value of the core's
- * own event types (`z.infer` of its webhook and credit event schemas), so a field the core cannot
- * parse does not compile.
+ * the subscription lifecycle, transfers and virtual currency grants. Every event the core types is a
+ * value of the core's own event types (`z.infer` of its webhook and credit event schemas), so a field
+ * the core cannot parse does not compile; the documented types the core does not type yet are
+ * declared here in the same shape.
  */
 import type {
   BillingIssueEvent,
@@ -34,7 +35,34 @@ export type VcAdjustment = CoreVcAdjustment;
 /** The VIRTUAL_CURRENCY_TRANSACTION event, typed by the core's schema (a type `parseWebhook` accepts and ignores). */
 export type VirtualCurrencyTransactionEvent = CoreVirtualCurrencyTransactionEvent & { type: 'VIRTUAL_CURRENCY_TRANSACTION' };
 
-/** Every event the simulator emits: a handled event of the core, or a currency transaction. */
+/** The fields every subscription lifecycle event shares (the core's INITIAL_PURCHASE shape without its type). */
+// (A key-remapping mapped type, not Omit: Omit of a loose object's index signature drops every known key.)
+type LifecycleFields = { [K in keyof InitialPurchaseEvent as K extends 'type' ? never : K]: InitialPurchaseEvent[K] };
+
+// The event types below are documented by the billing service (revenuecat.md §1.3, §1.4) but not yet
+// typed by the core's schemas (the core accepts them as unhandled events); each is the shared
+// lifecycle shape plus its own fields, as in the testkit's real-format fixtures.
+/** SUBSCRIPTION_PAUSED (Play): set to pause at the period end; `auto_resume_at_ms` says when it resumes. */
+export type SubscriptionPausedEvent = LifecycleFields & { type: 'SUBSCRIPTION_PAUSED'; auto_resume_at_ms: number };
+/** SUBSCRIPTION_EXTENDED: the expiration (`expiration_at_ms`) moved later. */
+export type SubscriptionExtendedEvent = LifecycleFields & { type: 'SUBSCRIPTION_EXTENDED' };
+/** TEMPORARY_ENTITLEMENT_GRANT: a short entitlement during a store outage; not a purchase. */
+export type TemporaryEntitlementGrantEvent = LifecycleFields & { type: 'TEMPORARY_ENTITLEMENT_GRANT' };
+/** REFUND_REVERSED: a refund was reversed. */
+export type RefundReversedEvent = LifecycleFields & { type: 'REFUND_REVERSED' };
+/** TRANSFER: transactions moved between app user ids; no `app_user_id`, sent for the destination. */
+export interface TransferEvent {
+  type: 'TRANSFER';
+  id: string;
+  app_id: string;
+  event_timestamp_ms: number;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  store: string;
+  transferred_from: string[];
+  transferred_to: string[];
+}
+
+/** Every event the simulator emits: a handled event of the core, a documented one it does not type yet, or a currency transaction. */
 export type SimEvent =
   | InitialPurchaseEvent
   | RenewalEvent
@@ -43,6 +71,11 @@ export type SimEvent =
   | ExpirationEvent
   | BillingIssueEvent
   | ProductChangeEvent
+  | SubscriptionPausedEvent
+  | SubscriptionExtendedEvent
+  | TemporaryEntitlementGrantEvent
+  | RefundReversedEvent
+  | TransferEvent
   | NonRenewingPurchaseEvent
   | VirtualCurrencyTransactionEvent;
 
@@ -61,15 +94,20 @@ export interface LifecycleExtras {
   EXPIRATION: { expiration_reason: string };
   BILLING_ISSUE: { grace_period_expiration_at_ms: number | null };
   PRODUCT_CHANGE: { new_product_id: string };
+  SUBSCRIPTION_PAUSED: { auto_resume_at_ms: number };
+  SUBSCRIPTION_EXTENDED: Record<never, never>;
+  TEMPORARY_ENTITLEMENT_GRANT: Record<never, never>;
+  REFUND_REVERSED: Record<never, never>;
 }
 export type LifecycleType = keyof LifecycleExtras;
 
-/** Compile-time check: every extra field has the type the core's schema of its event gives it. */
-type ExtrasFitCore = { [T in LifecycleType]: LifecycleExtras[T] extends Partial<LifecycleEvents[T]> ? true : never };
-const extrasFitCore: ExtrasFitCore = {
+/** Compile-time check: every extra field has the type the schema of its event gives it. */
+type ExtrasFitEvents = { [T in LifecycleType]: LifecycleExtras[T] extends Partial<LifecycleEvents[T]> ? true : never };
+const extrasFitEvents: ExtrasFitEvents = {
   INITIAL_PURCHASE: true, RENEWAL: true, CANCELLATION: true, UNCANCELLATION: true, EXPIRATION: true, BILLING_ISSUE: true, PRODUCT_CHANGE: true,
+  SUBSCRIPTION_PAUSED: true, SUBSCRIPTION_EXTENDED: true, TEMPORARY_ENTITLEMENT_GRANT: true, REFUND_REVERSED: true,
 };
-void extrasFitCore;
+void extrasFitEvents;
 
 /** The event type each lifecycle type builds. */
 interface LifecycleEvents {
@@ -80,7 +118,19 @@ interface LifecycleEvents {
   EXPIRATION: ExpirationEvent;
   BILLING_ISSUE: BillingIssueEvent;
   PRODUCT_CHANGE: ProductChangeEvent;
+  SUBSCRIPTION_PAUSED: SubscriptionPausedEvent;
+  SUBSCRIPTION_EXTENDED: SubscriptionExtendedEvent;
+  TEMPORARY_ENTITLEMENT_GRANT: TemporaryEntitlementGrantEvent;
+  REFUND_REVERSED: RefundReversedEvent;
 }
+
+/**
+ * The store's cut and tax on every priced event: no tax, a 15 % commission (the small-business rate
+ * of the App Store and Play), so 85 % take-home, as in the billing service's published samples.
+ */
+export const COMMISSION_PERCENTAGE = 0.15;
+export const TAX_PERCENTAGE = 0;
+export const TAKEHOME_PERCENTAGE = 0.85;
 
 const identity = (ctx: EventContext, customer: CustomerState) => ({
   id: ctx.id,
@@ -90,11 +140,13 @@ const identity = (ctx: EventContext, customer: CustomerState) => ({
   original_app_user_id: customer.id,
   aliases: [customer.id],
   subscriber_attributes: {},
+  experiments: [],
 });
 
 /**
  * Given a lifecycle type, a context, a customer, a subscription, its product and the type's own
- * fields, returns the webhook body of that event, typed by the core's schema of the type.
+ * fields, returns the webhook body of that event, typed by the schema of the type. `environment`
+ * and `store` are the subscription's.
  *
  * @example
  * lifecycleEvent('CANCELLATION', ctx, customer, sub, product, { cancel_reason: 'UNSUBSCRIBE' });
@@ -107,7 +159,7 @@ export function lifecycleEvent<T extends LifecycleType>(
   product: Product,
   extra: LifecycleExtras[T],
 ): WebhookBody {
-  const trial = sub.period_type === 'TRIAL';
+  const price = sub.period_type === 'TRIAL' ? 0 : product.price;
   const event = {
     type: type as LifecycleType,
     id: ctx.id,
@@ -117,27 +169,54 @@ export function lifecycleEvent<T extends LifecycleType>(
     original_app_user_id: customer.id,
     aliases: [customer.id],
     subscriber_attributes: {},
+    experiments: [],
     product_id: sub.product_id,
     entitlement_ids: product.entitlement_ids,
+    entitlement_id: null,
     period_type: sub.period_type,
     purchased_at_ms: sub.period_start,
     expiration_at_ms: sub.period_end,
-    environment: ctx.environment,
-    store: ctx.store,
+    environment: sub.environment,
+    store: sub.store,
     presented_offering_id: sub.presented_offering_id,
     transaction_id: sub.transaction_id,
     original_transaction_id: sub.original_transaction_id,
-    price: trial ? 0 : product.price,
+    price,
     currency: product.currency,
-    price_in_purchased_currency: trial ? 0 : product.price,
+    price_in_purchased_currency: price,
+    tax_percentage: TAX_PERCENTAGE,
+    commission_percentage: COMMISSION_PERCENTAGE,
+    takehome_percentage: TAKEHOME_PERCENTAGE,
     country_code: sub.country_code,
     is_family_share: false,
     offer_code: null,
     renewal_number: sub.renewal_number,
-  } satisfies Omit<InitialPurchaseEvent, 'type'> & { type: LifecycleType };
-  // Every shared field is checked against the core's type above and every extra by ExtrasFitCore;
+  } satisfies LifecycleFields & { type: LifecycleType };
+  // Every shared field is checked against the core's type above and every extra by ExtrasFitEvents;
   // TypeScript cannot follow a generic type into the union member, hence the one assertion.
   return { api_version: '1.0', event: Object.assign(event, extra) as unknown as LifecycleEvents[T] };
+}
+
+/**
+ * Given a context (its environment and store are the moved subscriptions'), the ids the
+ * subscriptions left and the ids they went to, returns the TRANSFER webhook body (no `app_user_id`,
+ * no product fields, as the billing service sends it).
+ *
+ * @example
+ * transferEvent(ctx, ['u1'], ['u2']).event.transferred_to; // ['u2']
+ */
+export function transferEvent(ctx: EventContext, from: string[], to: string[]): WebhookBody {
+  const event: TransferEvent = {
+    type: 'TRANSFER',
+    id: ctx.id,
+    app_id: ctx.app_id,
+    event_timestamp_ms: ctx.at,
+    environment: ctx.environment,
+    store: ctx.store,
+    transferred_from: from,
+    transferred_to: to,
+  };
+  return { api_version: '1.0', event };
 }
 
 /**
@@ -159,6 +238,7 @@ export function nonRenewingPurchaseEvent(
     ...identity(ctx, customer),
     product_id: product.id,
     entitlement_ids: product.entitlement_ids,
+    entitlement_id: null,
     period_type: 'NORMAL',
     purchased_at_ms: ctx.at,
     expiration_at_ms: null,
@@ -170,6 +250,9 @@ export function nonRenewingPurchaseEvent(
     price: refund ? -product.price : product.price,
     currency: product.currency,
     price_in_purchased_currency: refund ? -product.price : product.price,
+    tax_percentage: TAX_PERCENTAGE,
+    commission_percentage: COMMISSION_PERCENTAGE,
+    takehome_percentage: TAKEHOME_PERCENTAGE,
     country_code: countryCode,
     is_family_share: false,
     offer_code: null,
