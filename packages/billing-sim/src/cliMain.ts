@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { WebhookConfigInput } from './delivery/deliveryConfig.js';
+import { runExportCommand } from './export/runExportCommand.js';
 import { runScenario } from './scenario/runScenario.js';
 import { startBillingSim, type RunningBillingSim } from './startBillingSim.js';
 
@@ -10,6 +11,9 @@ export const HELP = `tenure-billing-sim: a local billing service (RevenueCat API
 Usage:
   tenure-billing-sim [serve] [options]      serve the API (default)
   tenure-billing-sim run <scenario.json>    replay a scenario file and report each step
+  tenure-billing-sim export <scenario.json> [--out FILE] [--gzip]
+                                            replay a scenario and write its history as RevenueCat's
+                                            data export (version 5 CSV; gzip with --gzip or FILE.gz)
 
 Options (environment variable in brackets):
   --port <n>              port to listen on, default 4000            [BILLING_SIM_PORT]
@@ -49,6 +53,8 @@ export async function main(
         'webhook-auth': { type: 'string' },
         'retry-schedule': { type: 'string' },
         'shutdown-timeout-ms': { type: 'string' },
+        out: { type: 'string', short: 'o' },
+        gzip: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -74,6 +80,28 @@ export async function main(
     ...(schedule === undefined ? {} : { retry_schedule: schedule as 'real' | 'fast' }),
   };
   const [command = 'serve', file] = positionals;
+  if (command === 'export') {
+    if (file === undefined) {
+      io.err('export needs a scenario file\n\n' + HELP);
+      return { code: 2 };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      io.err(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+      return { code: 2 };
+    }
+    const out = values.out;
+    try {
+      const done = await runExportCommand({ scenario: json, out, gzip: values.gzip === true || (out?.endsWith('.gz') ?? false), stdout: process.stdout });
+      io.err(`exported ${done.rows} transactions${out === undefined ? '' : ` to ${out}`}${done.ok ? '' : ' (some scenario steps failed)'}`);
+      return { code: 0 };
+    } catch (err) {
+      io.err(`export failed: ${err instanceof Error ? err.message : String(err)}`);
+      return { code: 1 };
+    }
+  }
   if (command === 'run') {
     if (file === undefined) {
       io.err('run needs a scenario file\n\n' + HELP);

@@ -36,6 +36,13 @@ export type { MemorySubscriberStore, MemoryStoreOptions } from './store/memorySu
 export { DEFAULT_STORE_SPEC, parseStoreSpec, describeStoreSpec, openStore } from './store/openStore.js';
 export type { StoreSpec, ParsedStoreSpec, OpenStoreOptions } from './store/openStore.js';
 
+// --- Import of RevenueCat's data export ---
+export { openExportReader } from './import/readExport.js';
+export type { ExportReader, ExportRecord, UnreadableRecord } from './import/readExport.js';
+export { importExport } from './import/importExport.js';
+export type { ExportImportReport, ExportImportOptions } from './import/importExport.js';
+export type { Rejection } from './cli/storeData/importRecords.js';
+
 // --- Alerts ---
 export { NotifyError, isRetryable, createMemoryEmailNotifier, createMemoryChatNotifier } from './notify/notifier.js';
 export type { Notifier, EmailNotifier, ChatNotifier, SentMessage } from './notify/notifier.js';

@@ -43,10 +43,22 @@ function baseFields(row: ExportRow, type: string, kind: string, at: number): Der
   };
 }
 
+/** The refund of a row: CANCELLATION `CUSTOMER_SUPPORT` at `refunded_at`, the gross price negated. */
+function refundOf(row: ExportRow): DerivedEvent {
+  const gross = row.purchase_price_in_usd ?? row.price_in_usd;
+  const grossLocal = row.purchase_price_in_purchased_currency ?? row.price_in_purchased_currency;
+  return {
+    ...baseFields(row, 'CANCELLATION', 'CANCELLATION:CUSTOMER_SUPPORT', row.refunded_at ?? row.start_time),
+    cancel_reason: 'CUSTOMER_SUPPORT',
+    price: gross === null ? null : -Math.abs(gross),
+    price_in_purchased_currency: grossLocal === null ? null : -Math.abs(grossLocal),
+  };
+}
+
 /**
  * Given one row, returns the events that follow from it alone: the purchase (INITIAL_PURCHASE for
  * renewal number 1, else RENEWAL with `is_trial_conversion`; NON_RENEWING_PURCHASE for a product
- * that does not renew), the opt-out (CANCELLATION `UNSUBSCRIBE` at `unsubscribe_detected_at`) and a
+ * that does not renew, and its refund as CANCELLATION `CUSTOMER_SUPPORT`), the opt-out (CANCELLATION `UNSUBSCRIBE` at `unsubscribe_detected_at`) and a
  * billing failure (BILLING_ISSUE with the grace end, and CANCELLATION `BILLING_ERROR`, at
  * `billing_issues_detected_at`, as the billing service sends them together). Pure.
  *
@@ -54,7 +66,12 @@ function baseFields(row: ExportRow, type: string, kind: string, at: number): Der
  * eventsOfRow(row).map((e) => e.type); // ['RENEWAL']
  */
 export function eventsOfRow(row: ExportRow): DerivedEvent[] {
-  if (!row.is_auto_renewable) return [baseFields(row, 'NON_RENEWING_PURCHASE', 'NON_RENEWING_PURCHASE', row.start_time)];
+  if (!row.is_auto_renewable) {
+    const purchase = baseFields(row, 'NON_RENEWING_PURCHASE', 'NON_RENEWING_PURCHASE', row.start_time);
+    // A one-time purchase is its own latest transaction: its refund is the CANCELLATION the
+    // billing service sends for a refunded non-renewing purchase.
+    return row.refunded_at === null ? [purchase] : [purchase, refundOf(row)];
+  }
   const out: DerivedEvent[] = [];
   if (row.renewal_number === 1) out.push(baseFields(row, 'INITIAL_PURCHASE', 'INITIAL_PURCHASE', row.start_time));
   else out.push({ ...baseFields(row, 'RENEWAL', 'RENEWAL', row.start_time), is_trial_conversion: row.is_trial_conversion });
@@ -91,16 +108,7 @@ function expirationReason(row: ExportRow): string {
 export function eventsOfLatestRow(row: ExportRow, asOf: number): DerivedEvent[] {
   const out: DerivedEvent[] = [];
   const end = Math.max(row.effective_end_time ?? row.end_time ?? row.start_time, row.start_time);
-  if (row.refunded_at !== null) {
-    const gross = row.purchase_price_in_usd ?? row.price_in_usd;
-    const grossLocal = row.purchase_price_in_purchased_currency ?? row.price_in_purchased_currency;
-    out.push({
-      ...baseFields(row, 'CANCELLATION', 'CANCELLATION:CUSTOMER_SUPPORT', row.refunded_at),
-      cancel_reason: 'CUSTOMER_SUPPORT',
-      price: gross === null ? null : -Math.abs(gross),
-      price_in_purchased_currency: grossLocal === null ? null : -Math.abs(grossLocal),
-    });
-  }
+  if (row.refunded_at !== null) out.push(refundOf(row));
   if (row.auto_resume_time !== null) {
     // The export does not say when the pause was asked for; the row's last change is the closest fact.
     const at = Math.min(row.updated_at ?? row.start_time, end);
