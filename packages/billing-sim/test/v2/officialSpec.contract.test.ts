@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers.js';
 import { driveCustomers } from './drives/customers.js';
+import { driveSubscriptions } from './drives/subscriptions.js';
 import { driveVirtualCurrencies } from './drives/virtualCurrencies.js';
 import { loadOfficialSpec, type Exchange } from './officialSpec.js';
 import { SERVED_V2, startRecordingApp } from './recordingApp.js';
@@ -27,6 +28,7 @@ describe.skipIf(spec === null)('API v2 against the official OpenAPI document', (
     await client.call('POST', '/sim/products', { id: 'monthly', type: 'subscription', period: 'P1M' });
     await driveVirtualCurrencies(client);
     await driveCustomers(client);
+    await driveSubscriptions(client);
     // Error paths every operation shares: a wrong key (401) and a limit reached (429).
     for (const key of SERVED_V2) {
       const [method, pattern] = key.split(' ') as [string, string];

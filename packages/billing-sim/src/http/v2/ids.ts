@@ -5,11 +5,14 @@ import type { BillingSimulator } from '../../sim/createSimulator.js';
 import { checkProjectId, projectExists } from '../../sim/projects.js';
 import { errorResponse, type RouteInput, type SimResponse } from '../httpTypes.js';
 
+/** The official document's length limits of the ids in paths. */
+const MAX_ID_LENGTH: Record<string, number> = { customer_id: 1500, subscription_id: 255, purchase_id: 255, entitlement_id: 255, product_id: 255, webhook_integration_id: 255 };
+
 /** A path parameter's decoded value ('' when the route has none). */
 export const param = (input: RouteInput, name: string): string => input.params[name] ?? '';
 
 /**
- * Checks the route's ids: `project_id` 1–20 characters, `customer_id` 1–1500, a currency code by the
+ * Checks the route's ids: `project_id` 1–20 characters, `customer_id` 1–1500, other ids 1–255, a currency code by the
  * one code rule (400 `parameter_error` naming the parameter), then that the project exists (404
  * `resource_missing`, as the real service answers a project that is not there). Null when all hold.
  */
@@ -17,8 +20,10 @@ export function checkIds(sim: BillingSimulator, input: RouteInput): SimResponse 
   const projectId = param(input, 'project_id');
   const project = checkProjectId(projectId);
   if (!project.ok) return errorResponse(project.error);
-  const c = input.params['customer_id'];
-  if (c !== undefined && (c.length === 0 || c.length > 1500)) return errorResponse(fail('parameter_error', 'customer_id is 1–1500 characters', 'customer_id').error);
+  for (const [name, max] of Object.entries(MAX_ID_LENGTH)) {
+    const value = input.params[name];
+    if (value !== undefined && (value.length === 0 || value.length > max)) return errorResponse(fail('parameter_error', `${name} is 1–${max} characters`, name).error);
+  }
   const code = input.params['code'];
   if (code !== undefined && !currencyCodeSchema.safeParse(code).success) {
     return errorResponse(fail('parameter_error', 'virtual_currency_code must be 1–10 characters of A-Z, a-z, 0-9 or _', 'virtual_currency_code').error);
