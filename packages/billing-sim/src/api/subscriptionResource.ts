@@ -4,7 +4,7 @@ import type { CustomerState, EventSettings, SubscriptionState } from '../sim/sta
 import { toProductResource, type ProductResource } from './productResource.js';
 
 /** The store's cut in the revenue figures: 15 % (the small-business rate of the App Store and Play), no tax. */
-const COMMISSION = 0.15;
+export const COMMISSION = 0.15;
 
 /** API v2's `store` values, from the webhook's upper-case store names. */
 const STORE_BY_EVENT_STORE: Record<string, string> = {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers.js';
 import { driveCustomers } from './drives/customers.js';
+import { drivePurchases } from './drives/purchases.js';
 import { driveSubscriptions } from './drives/subscriptions.js';
 import { driveVirtualCurrencies } from './drives/virtualCurrencies.js';
 import { loadOfficialSpec, type Exchange } from './officialSpec.js';
@@ -29,6 +30,7 @@ describe.skipIf(spec === null)('API v2 against the official OpenAPI document', (
     await driveVirtualCurrencies(client);
     await driveCustomers(client);
     await driveSubscriptions(client);
+    await drivePurchases(client);
     // Error paths every operation shares: a wrong key (401) and a limit reached (429).
     for (const key of SERVED_V2) {
       const [method, pattern] = key.split(' ') as [string, string];

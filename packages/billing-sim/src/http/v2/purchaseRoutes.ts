@@ -1,0 +1,61 @@
+/** API v2 one-time purchases: per customer (with `environment`), one, refund. */
+import { toPurchaseResource, type PurchaseResource } from '../../api/purchaseResource.js';
+import { fail, ok, type Result } from '../../sim/apiError.js';
+import type { BillingSimulator } from '../../sim/createSimulator.js';
+import { pmapGet } from '../../sim/persistentMap.js';
+import { customerIn } from '../../sim/queries.js';
+import { errorResponse, paginate, respond, type RouteInput } from '../httpTypes.js';
+import type { Route } from '../route.js';
+import { checkIds, param } from './ids.js';
+
+const PROJECT = '/v2/projects/:project_id';
+
+/** The path's purchase as its object, in the path's project, or 404 naming `purchase_id`. */
+function findPurchase(sim: BillingSimulator, input: RouteInput): Result<PurchaseResource> {
+  const projectId = param(input, 'project_id');
+  const id = param(input, 'purchase_id');
+  const world = sim.world();
+  const owner = pmapGet(world.purchases, id);
+  const customer = owner === undefined || owner.project_id !== projectId ? undefined : customerIn(world, projectId, owner.customer_id);
+  const purchase = customer?.purchases.find((p) => p.transaction_id === id);
+  if (customer === undefined || purchase === undefined) return fail('resource_missing', `Purchase ${id} not found`, 'purchase_id');
+  return ok(toPurchaseResource(purchase, customer, sim.settings, world.products, `/v2/projects/${encodeURIComponent(projectId)}`));
+}
+
+/** The purchase routes. */
+export const purchaseRoutes: Route[] = [
+  {
+    method: 'GET', pattern: `${PROJECT}/customers/:customer_id/purchases`, domain: 'customer_information',
+    summary: "List a customer's one-time purchases (query environment: sandbox or production)",
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const env = input.query['environment'];
+      if (env !== undefined && env !== 'sandbox' && env !== 'production') return errorResponse(fail('parameter_error', 'environment must be sandbox or production', 'environment').error);
+      const projectId = param(input, 'project_id');
+      const world = sim.world();
+      const customer = customerIn(world, projectId, param(input, 'customer_id'));
+      if (customer === undefined) return errorResponse(fail('resource_missing', `Customer ${param(input, 'customer_id')} not found`, 'customer_id').error);
+      const base = `/v2/projects/${encodeURIComponent(projectId)}`;
+      const items = customer.purchases.map((p) => toPurchaseResource(p, customer, sim.settings, world.products, base)).filter((p) => env === undefined || p.environment === env);
+      return respond(paginate(items, (p) => p.id, input.query, input.path, ['environment']));
+    },
+  },
+  {
+    method: 'GET', pattern: `${PROJECT}/purchases/:purchase_id`, domain: 'customer_information', summary: 'Get a one-time purchase',
+    handler: (sim, input) => checkIds(sim, input) ?? respond(findPurchase(sim, input)),
+  },
+  {
+    method: 'POST', pattern: `${PROJECT}/purchases/:purchase_id/actions/refund`, domain: 'customer_information',
+    summary: 'Refund a one-time purchase (CANCELLATION webhook, its credits clawed back)',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const found = findPurchase(sim, input);
+      if (!found.ok) return errorResponse(found.error);
+      const done = sim.dispatch({ type: 'refund_purchase', project_id: param(input, 'project_id'), transaction_id: found.value.id });
+      if (!done.ok) return errorResponse({ ...done.error, param: done.error.param === 'transaction_id' ? 'purchase_id' : done.error.param });
+      return respond(findPurchase(sim, input));
+    },
+  },
+];

@@ -1,0 +1,18 @@
+/** Contract drive: one-time purchase operations, answering success and errors. */
+import type { TestApp } from '../../helpers.js';
+
+const P = '/v2/projects/proj1';
+
+export async function drivePurchases(app: TestApp): Promise<void> {
+  await app.call('POST', '/sim/products', { id: 'pack', type: 'consumable', price: 4.99 });
+  const bought = await app.call('POST', '/sim/purchases', { project_id: 'proj1', customer_id: 'packer', product_id: 'pack' });
+  const id: string = bought.body?.transaction_id ?? 'missing';
+  await app.call('GET', `${P}/customers/packer/purchases`);
+  await app.call('GET', `${P}/customers/packer/purchases?environment=production`);
+  await app.call('GET', `${P}/customers/packer/purchases?environment=live`); // 400
+  await app.call('GET', `${P}/customers/nobody/purchases`); // 404
+  await app.call('GET', `${P}/purchases/${id}`);
+  await app.call('GET', `${P}/purchases/none`); // 404
+  await app.call('POST', `${P}/purchases/${id}/actions/refund`);
+  await app.call('POST', `${P}/purchases/${id}/actions/refund`); // 422 already refunded
+}

@@ -1,0 +1,44 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { P, startApp, type TestApp } from '../helpers.js';
+
+let app: TestApp;
+let txId: string;
+beforeEach(async () => {
+  app = await startApp({ projects: ['proj1', 'other'] });
+  await app.call('POST', '/sim/products', { id: 'pack', type: 'consumable', price: 10 });
+  await app.call('POST', `${P}/virtual_currencies`, { code: 'CRD', name: 'Credits', product_grants: [{ product_ids: ['pack'], amount: 500 }] });
+  txId = (await app.call('POST', '/sim/purchases', { project_id: 'proj1', customer_id: 'u1', product_id: 'pack' })).body.transaction_id;
+});
+afterEach(async () => {
+  await app.close();
+});
+
+describe('API v2 one-time purchases', () => {
+  it('answers the Purchase object', async () => {
+    expect((await app.call('GET', `${P}/purchases/${txId}`)).body).toMatchObject({
+      object: 'purchase', id: txId, customer_id: 'u1', product_id: 'pack', purchased_at: app.sim.now(), quantity: 1, status: 'owned',
+      revenue_in_usd: { currency: 'USD', gross: 10, commission: 1.5, tax: 0, proceeds: 8.5 }, environment: 'sandbox', store_purchase_identifier: txId,
+    });
+  });
+
+  it("lists a customer's purchases, filtered by environment", async () => {
+    expect((await app.call('GET', `${P}/customers/u1/purchases`)).body.items.map((p: { id: string }) => p.id)).toEqual([txId]);
+    expect((await app.call('GET', `${P}/customers/u1/purchases?environment=production`)).body.items).toEqual([]);
+  });
+
+  it('refunds: status refunded, revenue 0, CANCELLATION sent and the credits clawed back', async () => {
+    const before = app.sim.eventCount();
+    const res = await app.call('POST', `${P}/purchases/${txId}/actions/refund`);
+    expect(res.body).toMatchObject({ status: 'refunded', revenue_in_usd: { gross: 0 } });
+    expect(app.sim.eventsSince(before).map((e) => e.event.type)[0]).toBe('CANCELLATION');
+    expect((await app.call('GET', `${P}/customers/u1/virtual_currencies?include_empty_balances=true`)).body.items[0].balance).toBe(0);
+    const again = await app.call('POST', `${P}/purchases/${txId}/actions/refund`);
+    expect(again).toMatchObject({ status: 422, body: { param: 'purchase_id' } });
+  });
+
+  it('answers 404 naming purchase_id for an unknown purchase or one of another project', async () => {
+    expect((await app.call('GET', `${P}/purchases/nope`)).body).toMatchObject({ type: 'resource_missing', param: 'purchase_id' });
+    expect((await app.call('GET', `/v2/projects/other/purchases/${txId}`)).status).toBe(404);
+    expect((await app.call('POST', `/v2/projects/other/purchases/${txId}/actions/refund`)).status).toBe(404);
+  });
+});
