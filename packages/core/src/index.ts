@@ -18,6 +18,7 @@ export {
   STORES,
   HANDLED_EVENT_SCHEMAS,
   handledEventSchema,
+  transferEventSchema,
   unhandledEventSchema,
   webhookEnvelopeSchema,
   webhookBodySchema,
@@ -40,15 +41,22 @@ export type {
   BillingIssueEvent,
   ProductChangeEvent,
   NonRenewingPurchaseEvent,
+  RefundReversedEvent,
+  SubscriptionPausedEvent,
+  SubscriptionExtendedEvent,
+  TemporaryEntitlementGrantEvent,
+  TransferEvent,
 } from './events/webhookSchema.js';
 export { parseWebhook } from './events/parseWebhook.js';
+export { identityOf, transferOf } from './events/identityOf.js';
+export type { Identity, Transfer } from './events/identityOf.js';
 export type { ParsedWebhook, ParsedEvent } from './events/parseWebhook.js';
 
 // --- Subscriber state ---
 export { SUBSCRIBER_STATES } from './subscriber/subscriber.js';
 export type { Subscriber, SubscriberState, EventKey } from './subscriber/subscriber.js';
 export { EVENT_PRECEDENCE, isLaterKey } from './subscriber/eventKey.js';
-export { applyEvent, ACTIVITY_EVENT_TYPES } from './subscriber/applyEvent.js';
+export { applyEvent, ACTIVITY_EVENT_TYPES, MAX_ALIASES } from './subscriber/applyEvent.js';
 export { foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
 export { recordActivity } from './subscriber/recordActivity.js';
 
@@ -67,6 +75,7 @@ export type { Risk, RiskBand, RiskBreakdown } from './risk/risk.js';
 export { scoreSubscriber } from './risk/scoreSubscriber.js';
 export { bandFor } from './risk/bandFor.js';
 export { inactiveDays, inactivityPoints } from './risk/inactiveDays.js';
+export { graceEndsAt } from './risk/graceEndsAt.js';
 
 // --- Recommendations ---
 export { ACTIONS, URGENCIES, URGENCY_BY_ACTION, URGENCY_RANK } from './recommend/recommendation.js';

@@ -8,7 +8,10 @@ export const DAY_MS = 86_400_000;
 
 export interface TenureConfig {
   risk: {
-    /** Base score of each state. Seed: billing_issue 80, churned 100, trialing 40; tenure: active 10, pending_cancel 60. */
+    /**
+     * Base score of each state. Seed: billing_issue 80, churned 100, trialing 40; tenure: active 10,
+     * pending_cancel 60, paused 50 (it resumes on its own: lower than churned), refunded 90.
+     */
     state_base: Record<SubscriberState, number>;
     /** Points per recorded billing failure and their total cap (seed: +10 each, at most +30). */
     billing_failure_points: number;
@@ -28,6 +31,8 @@ export interface TenureConfig {
     /** A conversion that took longer than this many days adds these points. */
     slow_conversion_days: number;
     slow_conversion_points: number;
+    /** A cancellation because of a price increase (`cancel_reason` PRICE_INCREASE) adds these points while pending_cancel. */
+    price_increase_points: number;
   };
   /** Lowest score of each band; below `medium` is `low`. Same thresholds as the chat colours. */
   bands: { critical: number; high: number; medium: number };
@@ -44,13 +49,18 @@ export interface TenureConfig {
     renewal_reminder_days: number;
     /** active with at least this many days of inactivity gets engagement_checkin. */
     engagement_inactive_days: number;
+    /**
+     * billing_issue in a grace period with more than this many days left gets grace_payment_reminder
+     * (soon); within it (or with no grace period) the seed's immediate actions.
+     */
+    grace_urgent_days: number;
   };
 }
 
 /** The default configuration: the seed's numbers plus tenure's documented decisions. */
 export const DEFAULT_CONFIG: TenureConfig = {
   risk: {
-    state_base: { trialing: 40, active: 10, pending_cancel: 60, churned: 100, billing_issue: 80 },
+    state_base: { trialing: 40, active: 10, pending_cancel: 60, churned: 100, billing_issue: 80, paused: 50, refunded: 90 },
     billing_failure_points: 10,
     billing_failure_cap: 30,
     renewal_points: -5,
@@ -64,6 +74,7 @@ export const DEFAULT_CONFIG: TenureConfig = {
     trial_late_points: 10,
     slow_conversion_days: 7,
     slow_conversion_points: 5,
+    price_increase_points: 10,
   },
   bands: { critical: 80, high: 60, medium: 40 },
   recommend: {
@@ -73,6 +84,7 @@ export const DEFAULT_CONFIG: TenureConfig = {
     loyalty_min_renewals: 3,
     renewal_reminder_days: 7,
     engagement_inactive_days: 14,
+    grace_urgent_days: 3,
   },
 };
 

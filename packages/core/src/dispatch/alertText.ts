@@ -17,6 +17,10 @@ export const ACTION_LABELS = {
   loyalty_discount: 'Loyalty discount',
   engagement_checkin: 'Engagement check-in',
   renewal_reminder: 'Renewal reminder',
+  pause_winback: 'Paused win-back',
+  refund_followup: 'Refund follow-up',
+  price_increase_save: 'Price increase save',
+  grace_payment_reminder: 'Grace period payment reminder',
   monitor: 'Monitor',
 } as const satisfies Record<Action, string>;
 
@@ -32,6 +36,7 @@ export const SIGNAL_LABELS = {
   renewals: 'Renewals',
   inactivity: 'Inactivity',
   trial_conversion: 'Trial conversion',
+  cancel_reason: 'Cancellation reason',
 } as const satisfies Record<keyof RiskBreakdown, string>;
 
 /** The breakdown's signal keys, in display order. */

@@ -22,14 +22,27 @@ describe('parseWebhook', () => {
     });
 
     it('marks the seven lifecycle types and NON_RENEWING_PURCHASE as handled', () => {
-      for (const name of ['initial_purchase', 'renewal', 'cancellation', 'uncancellation', 'expiration', 'billing_issue', 'product_change', 'non_renewing_purchase']) {
+      for (const name of [
+        'initial_purchase',
+        'renewal',
+        'cancellation',
+        'uncancellation',
+        'expiration',
+        'billing_issue',
+        'product_change',
+        'non_renewing_purchase',
+        'refund_reversed',
+        'subscription_paused',
+        'subscription_extended',
+        'temporary_entitlement_grant',
+      ]) {
         const result = parseWebhook(webhookFixtures[name]);
         expect(result.ok && result.value.handled, name).toBe(true);
       }
     });
 
     it('accepts documented types it does not handle as unhandled', () => {
-      for (const name of ['transfer', 'test', 'virtual_currency_transaction', 'subscription_paused', 'experiment_enrollment']) {
+      for (const name of ['transfer', 'test', 'virtual_currency_transaction', 'invoice_issuance', 'experiment_enrollment', 'subscriber_alias']) {
         const result = parseWebhook(webhookFixtures[name]);
         expect(result.ok && !result.value.handled, name).toBe(true);
       }
@@ -175,7 +188,7 @@ describe('parseWebhook', () => {
       expect(fieldsOf(parseWebhook(body))).toEqual(['event.event_timestamp_ms']);
     });
 
-    it('bounds the instants of unhandled types too (auto_resume_at_ms, experiment_enrolled_at_ms)', () => {
+    it('bounds the instants of handled and unhandled types (auto_resume_at_ms, experiment_enrolled_at_ms)', () => {
       const paused = loadFixture('subscription_paused');
       paused.event['auto_resume_at_ms'] = 2 ** 53 - 1;
       expect(fieldsOf(parseWebhook(paused))).toEqual(['event.auto_resume_at_ms']);

@@ -68,19 +68,31 @@ export const LIFECYCLE_EVENT_TYPES = [
   'EXPIRATION',
   'BILLING_ISSUE',
   'PRODUCT_CHANGE',
+  'REFUND_REVERSED',
 ] as const;
 
-/** Every event type tenure applies to a subscriber: the lifecycle types plus top-ups (activity only). */
-export const HANDLED_EVENT_TYPES = [...LIFECYCLE_EVENT_TYPES, 'NON_RENEWING_PURCHASE'] as const;
-
-/** Event types RevenueCat documents that do not change a subscriber in tenure. */
-export const DOCUMENTED_UNHANDLED_EVENT_TYPES = [
-  'TEST',
-  'TRANSFER',
+/**
+ * Every event type tenure applies to a subscriber: the lifecycle types, plus top-ups (activity only),
+ * a scheduled pause (its resume time), an extension (a later period end) and a temporary grant
+ * during a store outage (temporary access, not a purchase).
+ */
+export const HANDLED_EVENT_TYPES = [
+  ...LIFECYCLE_EVENT_TYPES,
+  'NON_RENEWING_PURCHASE',
   'SUBSCRIPTION_PAUSED',
   'SUBSCRIPTION_EXTENDED',
   'TEMPORARY_ENTITLEMENT_GRANT',
-  'REFUND_REVERSED',
+] as const;
+
+/**
+ * Event types RevenueCat documents that do not change a subscriber in tenure (docs/rules.md §1 says
+ * why for each). `TRANSFER` carries no `app_user_id`: it names the ids in `transferred_from` and
+ * `transferred_to`, read with `transferOf`, and moves a subscription between records, which is the
+ * store's work.
+ */
+export const DOCUMENTED_UNHANDLED_EVENT_TYPES = [
+  'TEST',
+  'TRANSFER',
   'INVOICE_ISSUANCE',
   'VIRTUAL_CURRENCY_TRANSACTION',
   'EXPERIMENT_ENROLLMENT',
@@ -191,6 +203,24 @@ export const expirationEventSchema = handledEvent('EXPIRATION', { expiration_rea
 export const billingIssueEventSchema = handledEvent('BILLING_ISSUE', {});
 export const productChangeEventSchema = handledEvent('PRODUCT_CHANGE', { new_product_id: optionalString });
 export const nonRenewingPurchaseEventSchema = handledEvent('NON_RENEWING_PURCHASE', {});
+export const refundReversedEventSchema = handledEvent('REFUND_REVERSED', {});
+export const subscriptionPausedEventSchema = handledEvent('SUBSCRIPTION_PAUSED', {});
+export const subscriptionExtendedEventSchema = handledEvent('SUBSCRIPTION_EXTENDED', {});
+export const temporaryEntitlementGrantEventSchema = handledEvent('TEMPORARY_ENTITLEMENT_GRANT', {});
+
+/**
+ * TRANSFER: a subscription's transactions moved from the ids in `transferred_from` to those in
+ * `transferred_to` (each a bounded, storable identifier). It has no `app_user_id`: RevenueCat sends
+ * it once, for the destination. Not a handled event (no subscriber is keyed by it); see `transferOf`.
+ */
+export const transferEventSchema = z.looseObject({
+  ...commonFields,
+  id: identifierSchema,
+  event_timestamp_ms: epochMsSchema,
+  type: z.literal('TRANSFER'),
+  transferred_from: z.array(identifierSchema),
+  transferred_to: z.array(identifierSchema),
+});
 
 /** One schema per handled event type: a total table, so a new handled type fails to compile until added. */
 export const HANDLED_EVENT_SCHEMAS = {
@@ -202,6 +232,10 @@ export const HANDLED_EVENT_SCHEMAS = {
   BILLING_ISSUE: billingIssueEventSchema,
   PRODUCT_CHANGE: productChangeEventSchema,
   NON_RENEWING_PURCHASE: nonRenewingPurchaseEventSchema,
+  REFUND_REVERSED: refundReversedEventSchema,
+  SUBSCRIPTION_PAUSED: subscriptionPausedEventSchema,
+  SUBSCRIPTION_EXTENDED: subscriptionExtendedEventSchema,
+  TEMPORARY_ENTITLEMENT_GRANT: temporaryEntitlementGrantEventSchema,
 } as const satisfies Record<HandledEventType, z.ZodType>;
 
 /** The handled events as one discriminated union on `type` (used for JSON Schema / OpenAPI output). */
@@ -214,6 +248,10 @@ export const handledEventSchema = z.discriminatedUnion('type', [
   billingIssueEventSchema,
   productChangeEventSchema,
   nonRenewingPurchaseEventSchema,
+  refundReversedEventSchema,
+  subscriptionPausedEventSchema,
+  subscriptionExtendedEventSchema,
+  temporaryEntitlementGrantEventSchema,
 ]);
 
 /**
@@ -243,6 +281,11 @@ export type ExpirationEvent = z.infer<typeof expirationEventSchema>;
 export type BillingIssueEvent = z.infer<typeof billingIssueEventSchema>;
 export type ProductChangeEvent = z.infer<typeof productChangeEventSchema>;
 export type NonRenewingPurchaseEvent = z.infer<typeof nonRenewingPurchaseEventSchema>;
+export type RefundReversedEvent = z.infer<typeof refundReversedEventSchema>;
+export type SubscriptionPausedEvent = z.infer<typeof subscriptionPausedEventSchema>;
+export type SubscriptionExtendedEvent = z.infer<typeof subscriptionExtendedEventSchema>;
+export type TemporaryEntitlementGrantEvent = z.infer<typeof temporaryEntitlementGrantEventSchema>;
+export type TransferEvent = z.infer<typeof transferEventSchema>;
 
 /** An event tenure applies to a subscriber. */
 export type HandledEvent = z.infer<typeof handledEventSchema>;

@@ -11,7 +11,8 @@ const CONFIGS: TenureConfig[] = [
   DEFAULT_CONFIG,
   resolveConfig({ risk: { inactivity_grace_days: 3, inactivity_days_per_point: 1, inactivity_cap: 40 }, recommend: { engagement_inactive_days: 5 } }),
   resolveConfig({ risk: { inactivity_days_per_point: 3.5, trial_halfway_fraction: 0.3, trial_late_fraction: 0.65 }, recommend: { renewal_reminder_days: 10.5 } }),
-  resolveConfig({ bands: { critical: 95, high: 50, medium: 20 }, recommend: { trial_nudge_days_before_end: 5, renewal_reminder_days: 0 } }),
+  resolveConfig({ bands: { critical: 95, high: 50, medium: 20 }, recommend: { trial_nudge_days_before_end: 5, renewal_reminder_days: 0, grace_urgent_days: 0 } }),
+  resolveConfig({ risk: { price_increase_points: 25 }, recommend: { grace_urgent_days: 10 } }),
 ];
 const configArb = fc.constantFrom(...CONFIGS);
 
@@ -21,7 +22,9 @@ const configArb = fc.constantFrom(...CONFIGS);
  * the subscriber, and of every 1 % of its trial, between `from` and `to`.
  */
 function probes(s: Subscriber, from: number, to: number): number[] {
-  const refs = [s.last_activity_at ?? s.first_event_at, s.trial_started_at, s.period_ends_at].filter((r): r is number => r !== null);
+  const refs = [s.last_activity_at ?? s.first_event_at, s.trial_started_at, s.period_ends_at, s.grace_ends_at ?? null].filter(
+    (r): r is number => r !== null,
+  );
   const out: number[] = [];
   const push = (t: number) => {
     for (const x of [t - 1, t, t + 1]) if (x >= from && x < to) out.push(x);

@@ -41,3 +41,19 @@ describe('nextAssessmentChange', () => {
     expect(nextAssessmentChange(cancelled, end)).toBe(end + 1);
   });
 });
+
+describe('nextAssessmentChange: grace period', () => {
+  it('changes when a billing issue comes within grace_urgent_days (3) of its grace end', () => {
+    const s = makeSubscriber({
+      state: 'billing_issue',
+      billing_failures: 1,
+      first_event_at: T0,
+      last_activity_at: T0,
+      last_event_at: T0,
+      grace_ends_at: T0 + 16.7 * DAY_MS,
+      grace_key: { at: T0, rank: 4, id: 'evt_issue' },
+    });
+    // Inactivity next changes on day 15; the reminder turns into the immediate actions 3 days before the grace end.
+    expect(nextAssessmentChange(s, T0 + 13.5 * DAY_MS)).toBe(T0 + 13.7 * DAY_MS);
+  });
+});

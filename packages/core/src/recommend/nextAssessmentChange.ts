@@ -10,6 +10,7 @@
  * candidate that differs is the earliest instant that does.
  */
 import { DAY_MS, DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConfig.js';
+import { graceEndsAt } from '../risk/graceEndsAt.js';
 import { inactiveDays, inactivityPoints } from '../risk/inactiveDays.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { assessSubscriber } from './assessSubscriber.js';
@@ -80,9 +81,19 @@ function nextReminderStep(s: Subscriber, t: number, config: TenureConfig): numbe
   return j >= 0 ? end - j * DAY_MS : end + 1;
 }
 
+/** When a billing issue's grace period comes within `grace_urgent_days` of its end (the reminder turns into the immediate actions). */
+function nextGraceStep(s: Subscriber, t: number, config: TenureConfig): number | null {
+  const end = graceEndsAt(s);
+  if (end === null) return null;
+  const urgent = end - config.recommend.grace_urgent_days * DAY_MS;
+  if (!Number.isFinite(urgent) || t >= urgent) return null;
+  // The reminder holds while now < urgent: the first integer instant at or after it.
+  return Math.ceil(urgent);
+}
+
 function nextCandidate(s: Subscriber, t: number, config: TenureConfig): number | null {
   let next: number | null = null;
-  for (const at of [nextInactivityStep(s, t, config), nextTrialStep(s, t, config), nextReminderStep(s, t, config)]) {
+  for (const at of [nextInactivityStep(s, t, config), nextTrialStep(s, t, config), nextReminderStep(s, t, config), nextGraceStep(s, t, config)]) {
     if (at !== null && at > t && (next === null || at < next)) next = at;
   }
   return next;

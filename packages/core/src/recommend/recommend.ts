@@ -6,6 +6,7 @@
  * comparator closure.
  */
 import { DAY_MS, DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConfig.js';
+import { graceEndsAt } from '../risk/graceEndsAt.js';
 import { inactiveDays } from '../risk/inactiveDays.js';
 import type { Risk } from '../risk/risk.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
@@ -19,9 +20,20 @@ function push(list: Recommendation[], action: Action, reason: string): void {
   list.push({ action, urgency: URGENCY_BY_ACTION[action], reason, priority: 0 });
 }
 
-function recommendBillingIssue(list: Recommendation[], s: Subscriber, risk: Risk, config: TenureConfig): void {
+function recommendBillingIssue(list: Recommendation[], s: Subscriber, risk: Risk, now: number, config: TenureConfig): void {
   const above = config.recommend.billing_alert_above;
   const failures = plural(s.billing_failures, 'recorded billing failure');
+  // In a grace period the customer keeps access: a reminder, until the grace end is near.
+  const graceEnd = graceEndsAt(s);
+  const urgentDays = config.recommend.grace_urgent_days;
+  if (graceEnd !== null && now < graceEnd - urgentDays * DAY_MS) {
+    push(
+      list,
+      'grace_payment_reminder',
+      `Billing issue in a grace period that ends in more than ${plural(urgentDays, 'day')} (access continues), ${failures}, risk score ${risk.score}; remind the customer to update the payment method.`,
+    );
+    return;
+  }
   if (risk.score > above) {
     push(
       list,
@@ -47,6 +59,23 @@ function recommendChurned(list: Recommendation[], s: Subscriber, risk: Risk, con
       `Churned with risk score ${risk.score} (at most ${above}) after ${plural(s.renewals, 'renewal')}; offer a comeback discount.`,
     );
   }
+}
+
+function recommendPaused(list: Recommendation[], s: Subscriber, risk: Risk): void {
+  const resumes = (s.auto_resume_at ?? null) === null ? 'no resume date is known' : 'it resumes on its own at the scheduled date';
+  push(
+    list,
+    'pause_winback',
+    `Paused after ${plural(s.renewals, 'renewal')} with risk score ${risk.score} (${resumes}); give the customer a reason to resume early.`,
+  );
+}
+
+function recommendRefunded(list: Recommendation[], s: Subscriber, risk: Risk): void {
+  push(
+    list,
+    'refund_followup',
+    `Refunded through customer support after ${plural(s.renewals, 'renewal')}, risk score ${risk.score}; find out what went wrong and try to win the customer back.`,
+  );
 }
 
 function recommendTrialing(list: Recommendation[], s: Subscriber, risk: Risk, now: number, config: TenureConfig): void {
@@ -83,7 +112,13 @@ function recommendTrialing(list: Recommendation[], s: Subscriber, risk: Risk, no
 
 function recommendPendingCancel(list: Recommendation[], s: Subscriber, risk: Risk, now: number, config: TenureConfig): void {
   const minRenewals = config.recommend.loyalty_min_renewals;
-  if (s.renewals >= minRenewals) {
+  if (s.cancel_reason === 'PRICE_INCREASE') {
+    push(
+      list,
+      'price_increase_save',
+      `Cancelled because of a price increase after ${plural(s.renewals, 'renewal')}, risk score ${risk.score}; offer the previous price or a cheaper plan.`,
+    );
+  } else if (s.renewals >= minRenewals) {
     push(
       list,
       'loyalty_discount',
@@ -155,7 +190,13 @@ export function recommend(
   const list: Recommendation[] = [];
   switch (subscriber.state) {
     case 'billing_issue':
-      recommendBillingIssue(list, subscriber, risk, config);
+      recommendBillingIssue(list, subscriber, risk, now, config);
+      break;
+    case 'paused':
+      recommendPaused(list, subscriber, risk);
+      break;
+    case 'refunded':
+      recommendRefunded(list, subscriber, risk);
       break;
     case 'churned':
       recommendChurned(list, subscriber, risk, config);

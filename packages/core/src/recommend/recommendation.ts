@@ -9,6 +9,10 @@ export const ACTIONS = [
   'loyalty_discount',
   'engagement_checkin',
   'renewal_reminder',
+  'pause_winback',
+  'refund_followup',
+  'price_increase_save',
+  'grace_payment_reminder',
   'monitor',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -16,7 +20,7 @@ export type Action = (typeof ACTIONS)[number];
 export const URGENCIES = ['immediate', 'soon', 'monitor'] as const;
 export type Urgency = (typeof URGENCIES)[number];
 
-/** The seed's action-to-urgency table. */
+/** The seed's action-to-urgency table, with tenure's actions for paused, refunded, price-increase and grace-period subscribers. */
 export const URGENCY_BY_ACTION = {
   winback: 'immediate',
   billing_failure_alert: 'immediate',
@@ -26,6 +30,11 @@ export const URGENCY_BY_ACTION = {
   loyalty_discount: 'soon',
   engagement_checkin: 'soon',
   renewal_reminder: 'soon',
+  // tenure's decisions for the states and signals the seed does not know.
+  pause_winback: 'soon',
+  refund_followup: 'immediate',
+  price_increase_save: 'soon',
+  grace_payment_reminder: 'soon',
   monitor: 'monitor',
 } as const satisfies Record<Action, Urgency>;
 

@@ -19,7 +19,8 @@ export function sameAssessment(a: Assessment, b: Assessment): boolean {
     bx.billing_failures !== by.billing_failures ||
     bx.renewals !== by.renewals ||
     bx.inactivity !== by.inactivity ||
-    bx.trial_conversion !== by.trial_conversion
+    bx.trial_conversion !== by.trial_conversion ||
+    bx.cancel_reason !== by.cancel_reason
   ) {
     return false;
   }

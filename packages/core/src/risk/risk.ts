@@ -10,6 +10,8 @@ export interface RiskBreakdown {
   renewals: number;
   inactivity: number;
   trial_conversion: number;
+  /** The reason of a pending cancellation: a price increase adds points. */
+  cancel_reason: number;
 }
 
 export interface Risk {

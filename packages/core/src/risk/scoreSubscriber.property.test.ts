@@ -33,7 +33,13 @@ describe('scoreSubscriber properties', () => {
     fc.assert(
       fc.property(subscriberAtArb, ({ subscriber, now }) => {
         const { score, breakdown } = scoreSubscriber(subscriber, now);
-        const sum = breakdown.state + breakdown.billing_failures + breakdown.renewals + breakdown.inactivity + breakdown.trial_conversion;
+        const sum =
+          breakdown.state +
+          breakdown.billing_failures +
+          breakdown.renewals +
+          breakdown.inactivity +
+          breakdown.trial_conversion +
+          breakdown.cancel_reason;
         expect(score).toBe(clamp(sum));
       }),
     );

@@ -162,7 +162,7 @@ describe('scoreSubscriber', () => {
     it('clamps the score at 100 and keeps the unclamped breakdown', () => {
       const risk = scoreSubscriber(makeSubscriber({ state: 'churned', billing_failures: 3 }), NOW);
       expect(risk.score).toBe(100);
-      expect(risk.breakdown).toEqual({ state: 100, billing_failures: 30, renewals: 0, inactivity: 0, trial_conversion: 0 });
+      expect(risk.breakdown).toEqual({ state: 100, billing_failures: 30, renewals: 0, inactivity: 0, trial_conversion: 0, cancel_reason: 0 });
     });
 
     it('clamps the score at 0', () => {
@@ -177,7 +177,7 @@ describe('scoreSubscriber', () => {
       makeSubscriber({ state: 'billing_issue', billing_failures: 2, renewals: 1, last_activity_at: NOW - 20 * DAY }),
       NOW,
     );
-    expect(risk.breakdown).toEqual({ state: 80, billing_failures: 20, renewals: -5, inactivity: 6, trial_conversion: 0 });
+    expect(risk.breakdown).toEqual({ state: 80, billing_failures: 20, renewals: -5, inactivity: 6, trial_conversion: 0, cancel_reason: 0 });
     expect(risk.score).toBe(100);
   });
 

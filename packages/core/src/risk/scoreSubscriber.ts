@@ -18,7 +18,8 @@ const MAX_SCORE = 100;
  * (integer, 0..100), its band and the breakdown per signal, whose sum clamped to 0..100 is the score.
  * Signals: state base; +10 per billing failure capped at +30; -5 per renewal capped at -20; after 7
  * days of inactivity +1 per 2 full days, capped at +15; a running trial +5 from halfway and +10 from
- * 80 % of its length; +5 when a trial took more than 7 days to convert (defaults of `DEFAULT_CONFIG`).
+ * 80 % of its length; +5 when a trial took more than 7 days to convert; +10 for a pending
+ * cancellation because of a price increase (defaults of `DEFAULT_CONFIG`).
  * Pure.
  *
  * @example
@@ -51,7 +52,11 @@ export function scoreSubscriber(subscriber: Subscriber, now: number, config: Ten
     trialConversion += r.slow_conversion_points;
   }
 
-  const sum = state + billingFailures + renewals + inactivity + trialConversion;
+  // A cancellation because of the price is a signal of its own: the customer may stay for a better price.
+  const cancelReason =
+    subscriber.state === 'pending_cancel' && subscriber.cancel_reason === 'PRICE_INCREASE' ? r.price_increase_points : 0;
+
+  const sum = state + billingFailures + renewals + inactivity + trialConversion + cancelReason;
   const score = sum < MIN_SCORE ? MIN_SCORE : sum > MAX_SCORE ? MAX_SCORE : sum;
   return {
     score,
@@ -62,6 +67,7 @@ export function scoreSubscriber(subscriber: Subscriber, now: number, config: Ten
       renewals,
       inactivity,
       trial_conversion: trialConversion,
+      cancel_reason: cancelReason,
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { HandledEvent, HandledEventType } from '../events/webhookSchema.js';
 import { revenueOf } from '../revenue/subscriptionRevenue.js';
+import { compareIds } from '../atRisk/compareIds.js';
 import { EVENT_PRECEDENCE, isLaterKey } from './eventKey.js';
 import type { EventKey, Subscriber, SubscriberState } from './subscriber.js';
 
@@ -20,7 +21,25 @@ export const ACTIVITY_EVENT_TYPES = {
   BILLING_ISSUE: false,
   PRODUCT_CHANGE: true,
   NON_RENEWING_PURCHASE: true,
+  // The billing service's or the store's doing, or a store-side choice like a cancellation: not use of the app.
+  REFUND_REVERSED: false,
+  SUBSCRIPTION_PAUSED: false,
+  SUBSCRIPTION_EXTENDED: false,
+  TEMPORARY_ENTITLEMENT_GRANT: false,
 } as const satisfies Record<HandledEventType, boolean>;
+
+/** The most aliases a subscriber keeps (the smallest in code-point order), so the record keeps a fixed size. */
+export const MAX_ALIASES = 10;
+
+/** States a billing problem does not leave: the subscription already ended (churned) or was refunded. */
+const isEnded = (state: SubscriberState): boolean => state === 'churned' || state === 'refunded';
+
+/** The sorted union of two alias lists, bounded to the `MAX_ALIASES` smallest: associative and commutative. */
+function mergeAliases(prev: readonly string[], next: readonly string[] | null | undefined): readonly string[] {
+  if (next === null || next === undefined || next.length === 0) return prev;
+  const all = [...new Set([...prev, ...next])].sort(compareIds);
+  return all.length > MAX_ALIASES ? all.slice(0, MAX_ALIASES) : all;
+}
 
 /**
  * Given a subscriber (or undefined for the first event of a customer) and one handled event, returns
@@ -49,6 +68,13 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   // A billing problem moves the subscriber to billing_issue, except out of churned: an expired
   // subscription whose payment then fails is still churned (a billing failure never lowers the score).
   let billingProblem = false;
+  // The reason of a CANCELLATION; it follows the state (see `cancel_reason`).
+  let cancelReason: string | null = null;
+  // Set by the event types that own these fields: a billing issue's grace end, a pause's resume time,
+  // a temporary grant's end (`undefined` = this event does not speak about it).
+  let grace: number | null | undefined;
+  let resume: number | null | undefined;
+  let temporary: number | null | undefined;
   switch (event.type) {
     case 'INITIAL_PURCHASE':
       rank = EVENT_PRECEDENCE.INITIAL_PURCHASE;
@@ -69,7 +95,9 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       // The billing service sends CANCELLATION(BILLING_ERROR) with BILLING_ISSUE when a charge fails:
       // an involuntary billing problem, not a voluntary cancellation, and no extra failure.
       billingProblem = event.cancel_reason === 'BILLING_ERROR';
-      nextState = billingProblem ? 'billing_issue' : 'pending_cancel';
+      cancelReason = event.cancel_reason ?? null;
+      // CUSTOMER_SUPPORT is a refund of the latest period (RevenueCat); REFUND_REVERSED undoes it.
+      nextState = billingProblem ? 'billing_issue' : cancelReason === 'CUSTOMER_SUPPORT' ? 'refunded' : 'pending_cancel';
       break;
     case 'UNCANCELLATION':
       rank = EVENT_PRECEDENCE.UNCANCELLATION;
@@ -81,7 +109,14 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     case 'EXPIRATION':
       rank = EVENT_PRECEDENCE.EXPIRATION;
       activity = ACTIVITY_EVENT_TYPES.EXPIRATION;
-      nextState = 'churned';
+      // A paused Play subscription expires with this reason: paused, not churned.
+      if (event.expiration_reason === 'SUBSCRIPTION_PAUSED') {
+        nextState = 'paused';
+        if (event.auto_resume_at_ms != null) resume = event.auto_resume_at_ms;
+      } else {
+        // Ended by a refund (the export's refunded rows, and Apple's refunds): refunded, not merely churned.
+        nextState = event.expiration_reason === 'CUSTOMER_SUPPORT' ? 'refunded' : 'churned';
+      }
       break;
     case 'BILLING_ISSUE':
       rank = EVENT_PRECEDENCE.BILLING_ISSUE;
@@ -89,6 +124,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       nextState = 'billing_issue';
       billingProblem = true;
       failures = 1;
+      grace = event.grace_period_expiration_at_ms ?? null;
       break;
     case 'PRODUCT_CHANGE':
       rank = EVENT_PRECEDENCE.PRODUCT_CHANGE;
@@ -100,6 +136,31 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       rank = EVENT_PRECEDENCE.NON_RENEWING_PURCHASE;
       activity = ACTIVITY_EVENT_TYPES.NON_RENEWING_PURCHASE;
       // A top-up: activity only. Its product is not the subscription's, and it has no period.
+      break;
+    case 'REFUND_REVERSED':
+      rank = EVENT_PRECEDENCE.REFUND_REVERSED;
+      activity = ACTIVITY_EVENT_TYPES.REFUND_REVERSED;
+      // The refunded period is paid again: the subscription is back, in its trial if it was one.
+      nextState = event.period_type === 'TRIAL' ? 'trialing' : 'active';
+      break;
+    case 'SUBSCRIPTION_PAUSED':
+      rank = EVENT_PRECEDENCE.SUBSCRIPTION_PAUSED;
+      activity = ACTIVITY_EVENT_TYPES.SUBSCRIPTION_PAUSED;
+      // Set to pause at the period end: access continues, so the state does not change here; the
+      // EXPIRATION with reason SUBSCRIPTION_PAUSED makes it paused.
+      resume = event.auto_resume_at_ms ?? null;
+      break;
+    case 'SUBSCRIPTION_EXTENDED':
+      rank = EVENT_PRECEDENCE.SUBSCRIPTION_EXTENDED;
+      activity = ACTIVITY_EVENT_TYPES.SUBSCRIPTION_EXTENDED;
+      // Moves the period end only; the state follows the lifecycle events.
+      expiration = event.expiration_at_ms ?? null;
+      break;
+    case 'TEMPORARY_ENTITLEMENT_GRANT':
+      rank = EVENT_PRECEDENCE.TEMPORARY_ENTITLEMENT_GRANT;
+      activity = ACTIVITY_EVENT_TYPES.TEMPORARY_ENTITLEMENT_GRANT;
+      // Access during a store outage, not a purchase: no state, product, period or revenue.
+      temporary = event.expiration_at_ms ?? null;
       break;
     default:
       // Exhaustive: a new handled type fails to compile here until it has a case. A switch, not
@@ -122,23 +183,54 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   let state: SubscriberState = prev === undefined ? 'active' : prev.state;
   let stateKey = prev === undefined ? null : prev.state_key;
   let baseKey = prev === undefined ? null : (prev.base_state_key ?? null);
+  let reason = prev === undefined ? null : (prev.cancel_reason ?? null);
   if (nextState !== null) {
     if (billingProblem) {
       // An earlier billing problem changes nothing: the events after it already decide.
       if (isLaterKey(key, stateKey)) {
-        state = state === 'churned' ? 'churned' : 'billing_issue';
+        state = isEnded(state) ? state : 'billing_issue';
         stateKey = key;
+        reason = cancelReason;
       }
     } else if (isLaterKey(key, stateKey)) {
       state = nextState;
       stateKey = key;
       baseKey = key;
+      reason = cancelReason;
     } else if (isLaterKey(key, baseKey)) {
       // Only billing problems come after this event: they follow it.
-      state = nextState === 'churned' ? 'churned' : 'billing_issue';
+      state = isEnded(nextState) ? nextState : 'billing_issue';
       baseKey = key;
     }
   }
+
+  let graceEndsAt = prev === undefined ? null : (prev.grace_ends_at ?? null);
+  let graceKey = prev === undefined ? null : (prev.grace_key ?? null);
+  if (grace !== undefined && isLaterKey(key, graceKey)) {
+    graceEndsAt = grace;
+    graceKey = key;
+  }
+
+  let resumeAt = prev === undefined ? null : (prev.auto_resume_at ?? null);
+  let pauseKey = prev === undefined ? null : (prev.pause_key ?? null);
+  if (resume !== undefined && isLaterKey(key, pauseKey)) {
+    resumeAt = resume;
+    pauseKey = key;
+  }
+
+  let temporaryUntil = prev === undefined ? null : (prev.temporary_access_until ?? null);
+  let temporaryKey = prev === undefined ? null : (prev.temporary_key ?? null);
+  if (temporary !== undefined && isLaterKey(key, temporaryKey)) {
+    temporaryUntil = temporary;
+    temporaryKey = key;
+  }
+
+  // One person under several ids: RevenueCat sends the same original id on every event; should two
+  // differ, the smaller in code-point order is kept so that the fold stays order-independent.
+  const prevOriginal = prev === undefined ? null : (prev.original_app_user_id ?? null);
+  const original = event.original_app_user_id ?? null;
+  const originalId = original === null || (prevOriginal !== null && compareIds(prevOriginal, original) <= 0) ? prevOriginal : original;
+  const aliases = mergeAliases(prev === undefined ? [] : (prev.aliases ?? []), event.aliases);
 
   let productId = prev === undefined ? null : prev.product_id;
   let productKey = prev === undefined ? null : prev.product_key;
@@ -192,6 +284,15 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     product_key: productKey,
     period_ends_at: periodEndsAt,
     period_key: periodKey,
+    cancel_reason: reason,
+    grace_ends_at: graceEndsAt,
+    grace_key: graceKey,
+    auto_resume_at: resumeAt,
+    pause_key: pauseKey,
+    temporary_access_until: temporaryUntil,
+    temporary_key: temporaryKey,
+    original_app_user_id: originalId,
+    aliases: aliases as string[],
     revenue,
     revenue_key: revenueKey,
     billing_failures: (prev === undefined ? 0 : prev.billing_failures) + failures,

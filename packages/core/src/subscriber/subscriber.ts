@@ -8,8 +8,12 @@
 
 import type { SubscriptionRevenue } from '../revenue/subscriptionRevenue.js';
 
-/** The five subscriber states of the retention service. */
-export const SUBSCRIBER_STATES = ['trialing', 'active', 'pending_cancel', 'churned', 'billing_issue'] as const;
+/**
+ * The subscriber states of the retention service: the seed's five, `paused` (a Play subscription
+ * paused at its period end: a win-back opportunity, not a loss) and `refunded` (the latest period
+ * was refunded through customer support: a strong churn signal).
+ */
+export const SUBSCRIBER_STATES = ['trialing', 'active', 'pending_cancel', 'churned', 'billing_issue', 'paused', 'refunded'] as const;
 export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
 
 /**
@@ -48,6 +52,31 @@ export interface Subscriber {
    */
   revenue?: SubscriptionRevenue | null;
   revenue_key?: EventKey | null;
+  /**
+   * `cancel_reason` of the latest lifecycle event when it is a CANCELLATION (`PRICE_INCREASE` is its
+   * own risk signal), else null. Absent in a record stored by an older version.
+   */
+  cancel_reason?: string | null;
+  /**
+   * `grace_period_expiration_at_ms` of the latest BILLING_ISSUE: access continues until then. It
+   * applies while the subscriber is in billing_issue and that event is later than the latest other
+   * lifecycle event (see `graceEndsAt`).
+   */
+  grace_ends_at?: number | null;
+  grace_key?: EventKey | null;
+  /** `auto_resume_at_ms` of the latest SUBSCRIPTION_PAUSED (or paused EXPIRATION that carries one): when a paused subscription comes back. */
+  auto_resume_at?: number | null;
+  pause_key?: EventKey | null;
+  /** `expiration_at_ms` of the latest TEMPORARY_ENTITLEMENT_GRANT: temporary access during a store outage, not a purchase. */
+  temporary_access_until?: number | null;
+  temporary_key?: EventKey | null;
+  /**
+   * The customer's first app user id (`original_app_user_id`) and the other ids it was known by
+   * (`aliases`, at most `MAX_ALIASES`, the smallest in code-point order, sorted): one person under
+   * several ids. See `identityOf`.
+   */
+  original_app_user_id?: string | null;
+  aliases?: string[];
   /** Recorded billing failures (one per BILLING_ISSUE event). */
   billing_failures: number;
   /** Renewals, trial conversions included. */

@@ -54,6 +54,6 @@ export function makeRisk(score: number, band: RiskBand, breakdown: Partial<RiskB
   return {
     score,
     band,
-    breakdown: { state: score, billing_failures: 0, renewals: 0, inactivity: 0, trial_conversion: 0, ...breakdown },
+    breakdown: { state: score, billing_failures: 0, renewals: 0, inactivity: 0, trial_conversion: 0, cancel_reason: 0, ...breakdown },
   };
 }

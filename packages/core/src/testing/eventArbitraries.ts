@@ -11,7 +11,8 @@ const time = fc.integer({ min: 0, max: 40 }).map((n) => T0 + n * (DAY / 4));
 
 /**
  * One handled event for customer `user_1`, around 2025-11, with an id drawn from a large pool (use
- * `distinctEventsArb` for unique ids).
+ * `distinctEventsArb` for unique ids). Every handled type, with the fields that change what it means
+ * (cancel and expiration reasons, grace end, resume time, original id and aliases) on any type.
  *
  * @example
  * fc.assert(fc.property(handledEventArb, (event) => applyEvent(undefined, event).event_count === 1));
@@ -22,14 +23,21 @@ export const handledEventArb: fc.Arbitrary<HandledEvent> = fc
     id: fc.integer({ min: 0, max: 1_000_000 }).map((n) => `evt_${n}`),
     at: time,
     period_type: fc.constantFrom('TRIAL', 'NORMAL', null),
-    cancel_reason: fc.constantFrom('UNSUBSCRIBE', 'BILLING_ERROR', null),
+    cancel_reason: fc.constantFrom('UNSUBSCRIBE', 'BILLING_ERROR', 'CUSTOMER_SUPPORT', 'PRICE_INCREASE', null),
+    expiration_reason: fc.constantFrom('UNSUBSCRIBE', 'BILLING_ERROR', 'SUBSCRIPTION_PAUSED', null),
+    grace_in: fc.option(fc.integer({ min: 0, max: 16 }), { nil: null }),
+    resume_in: fc.option(fc.integer({ min: 1, max: 60 }), { nil: null }),
+    original_app_user_id: fc.constantFrom('$RCAnonymousID:0a1b', 'user_1', 'user_0', null),
+    aliases: fc.option(fc.subarray(['$RCAnonymousID:0a1b', 'user_1', 'user_0', 'ユーザー', 'a@b', 'x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7']), {
+      nil: null,
+    }),
     is_trial_conversion: fc.boolean(),
     product_id: fc.constantFrom('pro_monthly', 'pro_annual', null),
     new_product_id: fc.constantFrom('pro_monthly', 'pro_annual', null),
     expires_in: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
   })
   .map(
-    ({ type, id, at, expires_in, ...rest }) =>
+    ({ type, id, at, expires_in, grace_in, resume_in, ...rest }) =>
       ({
         type,
         id,
@@ -37,6 +45,8 @@ export const handledEventArb: fc.Arbitrary<HandledEvent> = fc
         event_timestamp_ms: at,
         purchased_at_ms: at,
         expiration_at_ms: expires_in === null ? null : at + expires_in * DAY,
+        grace_period_expiration_at_ms: grace_in === null ? null : at + grace_in * (DAY / 2),
+        auto_resume_at_ms: resume_in === null ? null : at + resume_in * DAY,
         ...rest,
       }) as HandledEvent,
   );

@@ -15,7 +15,7 @@ const EPOCH_MIN = 1_700_000_000_000;
 const EPOCH_MAX = 1_900_000_000_000;
 
 /**
- * One of the five subscriber states.
+ * One of the subscriber states.
  *
  * @example
  * fc.sample(stateArb, 1); // e.g. ['churned']
@@ -78,6 +78,11 @@ export const subscriberArb: fc.Arbitrary<Subscriber> = fc
     trial_key: eventKeyArb,
     conversion: fc.option(durationArb(60)),
     conversion_key: eventKeyArb,
+    base_state_key: eventKeyArb,
+    cancel_reason: fc.constantFrom(null, 'UNSUBSCRIBE', 'PRICE_INCREASE', 'CUSTOMER_SUPPORT'),
+    grace: fc.option(fc.tuple(durationArb(40), fc.constantFrom(-1, 1))),
+    grace_key: eventKeyArb,
+    auto_resume: fc.option(durationArb(90)),
   })
   .map((r): Subscriber => {
     const last = r.first_event_at + r.span;
@@ -97,6 +102,13 @@ export const subscriberArb: fc.Arbitrary<Subscriber> = fc
       trial_key: r.trial_key,
       trial_converted_at: trialStart === null || r.conversion === null ? null : trialStart + r.conversion,
       conversion_key: r.conversion_key,
+      base_state_key: r.base_state_key,
+      cancel_reason: r.cancel_reason,
+      // A grace end before or after the last event, as delivery can make it.
+      grace_ends_at: r.grace === null ? null : last + r.grace[1] * r.grace[0],
+      grace_key: r.grace_key,
+      auto_resume_at: r.auto_resume === null ? null : last + r.auto_resume,
+      pause_key: null,
       last_activity_at: r.activity === null ? null : r.first_event_at + Math.floor(r.activity * r.span),
       first_event_at: r.first_event_at,
       last_event_at: last,
@@ -142,7 +154,7 @@ export const riskArbFor = (config: TenureConfig = DEFAULT_CONFIG): fc.Arbitrary<
   .map(({ score, inactivity }) => ({
     score,
     band: bandFor(score, config.bands),
-    breakdown: { state: score - inactivity, billing_failures: 0, renewals: 0, inactivity, trial_conversion: 0 },
+    breakdown: { state: score - inactivity, billing_failures: 0, renewals: 0, inactivity, trial_conversion: 0, cancel_reason: 0 },
   }));
 
 /**
