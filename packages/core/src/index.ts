@@ -148,8 +148,30 @@ export type { VcAdjustment, VirtualCurrencyTransactionEvent } from './credits/vi
 
 // --- At-risk selection ---
 export { compareIds } from './atRisk/compareIds.js';
-export { atRiskMinScore, compareAtRisk, matchesAtRisk, selectAtRisk } from './atRisk/atRisk.js';
-export type { AtRiskFilters, AtRiskPosition, AtRiskQuery, AtRiskRow, AtRiskPage } from './atRisk/atRisk.js';
+export {
+  AT_RISK_SORTS,
+  atRiskMinScore,
+  compareAtRisk,
+  compareRevenue,
+  compareIn,
+  positionIn,
+  isAfterPosition,
+  matchesAtRisk,
+  selectAtRisk,
+} from './atRisk/atRisk.js';
+export type {
+  AtRiskFilters,
+  AtRiskPosition,
+  RevenuePosition,
+  AtRiskSort,
+  ScoreQuery,
+  RevenueQuery,
+  AtRiskQuery,
+  PositionOf,
+  AtRiskTotal,
+  AtRiskRow,
+  AtRiskPage,
+} from './atRisk/atRisk.js';
 export { materializeAtRisk, configFingerprint } from './atRisk/materializeAtRisk.js';
 
 // --- Store ports ---

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RetentionOptions } from '../src/index.js';
-import { DAY, T0 } from './helpers/fixtures.js';
+import { DAY, fixture, T0 } from './helpers/fixtures.js';
 import { seed } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/testServer.js';
 
@@ -32,8 +32,40 @@ describe('GET /api/at-risk', () => {
       state: 'churned',
       risk_score: 100,
       risk_band: 'critical',
+      monthly_value_usd: 9.99,
       top_recommendation: { action: 'winback', urgency: 'immediate', reason: expect.any(String), priority: 1 },
     });
+    expect(res.body.total).toEqual({ subscribers: 4, monthly_value_usd: 39.96 });
+  });
+
+  it('sorts by revenue at risk with sort=revenue, pages with its own cursor, and totals every page', async () => {
+    await population();
+    // A yearly plan at 240 (20/month) fails to renew; a weekly one at 1.99 (8.65/month) is cancelled.
+    const yearly = { purchased_at_ms: T0, expiration_at_ms: T0 + 365 * DAY };
+    await app.webhook(fixture('initial_purchase', { id: 'y-start', app_user_id: 'y1', event_timestamp_ms: T0, price: 240, ...yearly }));
+    await app.webhook(fixture('billing_issue', { id: 'y-billing', app_user_id: 'y1', event_timestamp_ms: T0 + 1, price: 0 }));
+    const weekly = { purchased_at_ms: T0, expiration_at_ms: T0 + 7 * DAY };
+    await app.webhook(fixture('initial_purchase', { id: 'w-start', app_user_id: 'w1', event_timestamp_ms: T0, price: 1.99, ...weekly }));
+    await app.webhook(fixture('cancellation', { id: 'w-cancel', app_user_id: 'w1', event_timestamp_ms: T0 + 1, price: 1.99, ...weekly }));
+    const first = await app.request('GET', '/api/at-risk?sort=revenue&limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.items.map((i: { customer_id: string; monthly_value_usd: number }) => [i.customer_id, i.monthly_value_usd])).toEqual([
+      ['y1', 20],
+      ['b1', 9.99],
+    ]);
+    const total = { subscribers: 6, monthly_value_usd: 20 + 4 * 9.99 + 8.65 };
+    expect(first.body.total).toEqual({ subscribers: 6, monthly_value_usd: Math.round(total.monthly_value_usd * 100) / 100 });
+    const second = await app.request('GET', `/api/at-risk?sort=revenue&limit=2&cursor=${first.body.next_cursor}`);
+    expect(ids(second.body)).toEqual(['c1', 'c2']);
+    expect(second.body.total).toEqual(first.body.total);
+    const third = await app.request('GET', `/api/at-risk?sort=revenue&limit=2&cursor=${second.body.next_cursor}`);
+    expect(ids(third.body)).toEqual(['p1', 'w1']);
+    expect(third.body.next_cursor).toBeNull();
+    // A cursor of one order is refused by the other.
+    const wrong = await app.request('GET', `/api/at-risk?limit=2&cursor=${first.body.next_cursor}`);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toMatchObject({ code: 'invalid_request', field: 'cursor' });
+    expect((await app.request('GET', '/api/at-risk?sort=score')).body.total).toEqual(first.body.total);
   });
 
   it('takes the default minimum score from the configured bands.high, not a constant', async () => {

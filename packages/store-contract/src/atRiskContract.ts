@@ -81,6 +81,40 @@ export function describeAtRiskContract(factory: StoreFactory, options: ResolvedC
       }),
     );
 
+    it('sorts by monthly value (revenue at risk) with its own keyset, and totals every matching row on every page', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const monthly = { purchased_at_ms: T0, expiration_at_ms: T0 + 30 * DAY_MS };
+        const yearly = { purchased_at_ms: T0, expiration_at_ms: T0 + 365 * DAY_MS };
+        const events = [
+          ...mixedHistory().map((e) => ({ ...e, price: 9.99, ...monthly })),
+          ev('INITIAL_PURCHASE', 'whale', T0, { price: 119.99, ...yearly }),
+          ev('CANCELLATION', 'whale', T0 + HOUR_MS, { cancel_reason: 'UNSUBSCRIBE', price: 0 }),
+          ev('INITIAL_PURCHASE', 'trial', T0, { period_type: 'TRIAL', price: 0 }),
+          ev('CANCELLATION', 'trial', T0 + HOUR_MS, { cancel_reason: 'UNSUBSCRIBE' }),
+          ev('INITIAL_PURCHASE', 'refund', T0, { price: 4.99, ...monthly }),
+          ev('CANCELLATION', 'refund', T0 + HOUR_MS, { cancel_reason: 'CUSTOMER_SUPPORT', price: -4.99 }),
+        ];
+        const subscribers = await seed(store, events, at(T0 + 2 * HOUR_MS));
+        const ctx = at(T0 + DAY_MS);
+        const queries: AtRiskQuery[] = [
+          { sort: 'revenue', limit: 50 },
+          { sort: 'revenue', limit: 2 },
+          { sort: 'revenue', limit: 1, min_score: 0 },
+          { sort: 'revenue', limit: 2, state: 'pending_cancel' },
+          { sort: 'revenue', limit: 2, band: 'critical' },
+          { sort: 'revenue', limit: 3, after: { monthly_value_usd: 9.99, customer_id: 'a' } },
+          { sort: 'revenue', limit: 3, after: { monthly_value_usd: 1000, customer_id: '' } },
+        ];
+        for (const query of queries) await expectAtRiskPages(store, subscribers, ctx, query);
+        const first = await store.atRisk({ sort: 'revenue', limit: 1 }, ctx);
+        expect(first.items.map((e) => [e.customer_id, e.monthly_value_usd])).toEqual([['whale', 10]]);
+        expect(first.next).toEqual({ monthly_value_usd: 10, customer_id: 'whale' });
+        // The total belongs to the filters: the same in either order and on any page.
+        expect(first.total).toEqual((await store.atRisk({ limit: 50 }, ctx)).total);
+        expect(first.total.subscribers).toBeGreaterThan(1);
+      }),
+    );
+
     it('continues strictly after any position, also one that matches no row', { timeout }, () =>
       withStore(factory, async (store) => {
         const subscribers = await seed(store, mixedHistory(), at(T0 + 2 * HOUR_MS));

@@ -1,9 +1,10 @@
 /**
  * Comparing a store's at-risk page with the core's full-scan reference, `selectAtRisk`: same
- * customers in the same order, same scores, bands, states, top recommendations, subscribers and
- * `next`; and every row exact at the query's instant.
+ * customers in the same order (score or revenue), same scores, bands, states, monthly values, top
+ * recommendations, subscribers, `next` and total; and every row exact at the query's instant.
  */
 import {
+  monthlyValueCents,
   selectAtRisk,
   type AtRiskEntry,
   type AtRiskPage,
@@ -22,6 +23,7 @@ export interface AtRiskItemView {
   state: Subscriber['state'];
   score: number;
   band: string;
+  monthly_value_usd: number;
   top: Recommendation | null;
   subscriber: Subscriber;
 }
@@ -32,6 +34,7 @@ export const viewOfEntry = (entry: AtRiskEntry): AtRiskItemView => ({
   state: entry.state,
   score: entry.score,
   band: entry.band,
+  monthly_value_usd: entry.monthly_value_usd,
   top: entry.top,
   subscriber: entry.subscriber,
 });
@@ -42,6 +45,7 @@ export const viewOfAssessment = (a: Assessment): AtRiskItemView => ({
   state: a.subscriber.state,
   score: a.risk.score,
   band: a.risk.band,
+  monthly_value_usd: monthlyValueCents(a.subscriber) / 100,
   top: a.recommendations[0] ?? null,
   subscriber: a.subscriber,
 });
@@ -61,9 +65,10 @@ export function expectAtRiskPage(
   query: AtRiskQuery,
 ): void {
   const expected = selectAtRisk(subscribers, ctx.now, ctx.config, query);
-  expect({ items: actual.items.map(viewOfEntry), next: actual.next }).toEqual({
+  expect({ items: actual.items.map(viewOfEntry), next: actual.next, total: actual.total }).toEqual({
     items: expected.items.map(viewOfAssessment),
     next: expected.next,
+    total: expected.total,
   });
   for (const entry of actual.items) {
     expect(entry.assessed_at).toBeLessThanOrEqual(ctx.now);
@@ -92,7 +97,7 @@ export async function expectAtRiskPages(
     expectAtRiskPage(actual, subscribers, ctx, page);
     seen.push(...actual.items);
     if (actual.next === null) break;
-    page = { ...page, after: actual.next };
+    page = { ...page, after: actual.next } as AtRiskQuery;
   }
   return seen;
 }

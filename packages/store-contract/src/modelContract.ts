@@ -70,6 +70,9 @@ const fieldsArb: fc.Arbitrary<EventFields> = fc
       product_id: fc.constantFrom('pro_monthly', 'pro_annual', null),
       new_product_id: fc.constantFrom('pro_monthly', 'pro_annual'),
       expires_in: fc.oneof(fc.integer({ min: 1, max: 35 }).map((d) => d * DAY_MS), fc.integer({ min: 1, max: 35 * DAY_MS })),
+      // Charges (ties common), trials at 0, refunds below 0: the revenue order and totals.
+      price: fc.constantFrom(0.99, 9.99, 9.99, 59.99, 0, -9.99, null),
+      currency: fc.constantFrom('USD', 'EUR'),
     },
     { requiredKeys: [] },
   )
@@ -106,9 +109,15 @@ const queryArb: fc.Arbitrary<AtRiskQuery> = fc
     state: sometimes(fc.constantFrom(...SUBSCRIBER_STATES), 1, 3),
     band: sometimes(fc.constantFrom(...RISK_BANDS), 1, 4),
     limit: fc.integer({ min: 1, max: 6 }),
+    sort: sometimes(fc.constantFrom('score', 'revenue'), 1, 1),
     after: sometimes(fc.record({ score: fc.integer({ min: 0, max: 101 }), customer_id: customerArb }), 1, 4),
+    after_value: fc.constantFrom(0, 0.99, 9.99, 59.99, 100),
   })
-  .map((q) => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as unknown as AtRiskQuery);
+  .map(({ after, after_value, ...q }) => {
+    // A position of the query's own order.
+    const position = after === undefined ? undefined : q.sort === 'revenue' ? { monthly_value_usd: after_value, customer_id: after.customer_id } : after;
+    return Object.fromEntries(Object.entries({ ...q, after: position }).filter(([, v]) => v !== undefined)) as unknown as AtRiskQuery;
+  });
 
 /** A step of the clock: none, a millisecond, the rule boundaries (hours, days), or anything up to three weeks. */
 const clockStepArb = fc.oneof(fc.constantFrom(0, 1, HOUR_MS, DAY_MS, 2 * DAY_MS, 7 * DAY_MS), fc.integer({ min: 0, max: 21 * DAY_MS }));

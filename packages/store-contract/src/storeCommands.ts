@@ -135,7 +135,7 @@ export class AtRiskCommand implements StoreCommand {
       const page = await store.atRisk(query, contextOf(model));
       expectAtRiskPage(page, model.subscribers.values(), contextOf(model), query);
       if (page.next === null) return;
-      query = { ...query, after: page.next };
+      query = { ...query, after: page.next } as AtRiskQuery;
     }
   }
   toString = () => `atRisk(${JSON.stringify(this.query)}, pages=${this.pages})`;

@@ -4,7 +4,8 @@
  * database's: unique event ids catch duplicates across replicas, per-customer advisory locks keep
  * concurrent events of one customer from losing an update, row locks order refreshes.
  */
-import { type AtRiskEntry, type AtRiskPage, type AtRiskQuery, type HandledEvent, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
+import { type AtRiskEntry, type AtRiskPage, type AtRiskQuery,
+  type PositionOf, type HandledEvent, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
 import pg from 'pg';
 import { PostgresStoreError } from './postgresStoreError.js';
 import { ConfigGuard } from './internal/configGuard.js';
@@ -172,7 +173,7 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
       return withTransaction(pool, (client) => writeActivity(client, t, customerId, at, ctx));
     },
 
-    async atRisk(query: AtRiskQuery, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry>> {
+    async atRisk<Q extends AtRiskQuery>(query: Q, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry, PositionOf<Q>>> {
       await configGuard.ensure(ctx);
       // Usually nothing is due (the sweep keeps up): one index probe instead of a transaction.
       if (await anyDue(pool, refresh, ctx.now)) {

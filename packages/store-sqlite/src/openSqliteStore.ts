@@ -21,6 +21,7 @@ import {
   type AtRiskPage,
   type AtRiskQuery,
   type HandledEvent,
+  type PositionOf,
   type ProgressListener,
   type StoreContext,
   type StoredRecord,
@@ -103,7 +104,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const db = openDatabase(path, busyTimeoutMs);
   const s = prepareStatements(db);
-  const reader = createAtRiskReader(db, s.due);
+  const reader = createAtRiskReader(db, s);
   const dispatchLog = createSqliteDispatchLog(db);
   let fingerprint = s.getMeta.get(FINGERPRINT_KEY)?.value ?? null;
 
@@ -260,7 +261,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       ensureConfig(ctx);
       return activity.immediate(customerId, at, ctx);
     },
-    async atRisk(query: AtRiskQuery, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry>> {
+    async atRisk<Q extends AtRiskQuery>(query: Q, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry, PositionOf<Q>>> {
       ensureConfig(ctx);
       if (s.countDue.get(ctx.now, INLINE_DUE + 1)!.n > INLINE_DUE) while (refreshBatch.immediate(ctx, BATCH) === BATCH);
       const { page, due } = reader.read(query, ctx);

@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../src/index.js';
-import { atRiskPageSql } from '../src/internal/atRiskPage.js';
+import { atRiskPageSql, revenueCellSql } from '../src/internal/atRiskPage.js';
 import { DUE_SQL } from '../src/internal/statements.js';
 import { tempDbPath } from './helpers.js';
 
@@ -30,6 +30,17 @@ describe('query plans', () => {
     const plan = planOf(db, atRiskPageSql(sameScore, state, band), params);
     db.close();
     expect(plan).toMatch(new RegExp(`SEARCH subscribers USING INDEX ${index} \\(`));
+    expect(plan).not.toMatch(/TEMP B-TREE|SCAN subscribers/);
+  });
+
+  it.each(['all', 'below', 'sameValue'] as const)('reads revenue rows of one (state, score) cell (%s) from its index in order, without sorting', async (position) => {
+    const path = tempDbPath();
+    await (await openSqliteStore({ path })).close();
+    const db = new Database(path, { readonly: true });
+    const params: unknown[] = ['billing_issue', 90, ...(position === 'sameValue' ? [999, 'u1'] : position === 'below' ? [999] : []), 51];
+    const plan = planOf(db, revenueCellSql(position), params);
+    db.close();
+    expect(plan).toMatch(/SEARCH subscribers USING INDEX subscribers_cell_revenue \(state=\? AND score=\?/);
     expect(plan).not.toMatch(/TEMP B-TREE|SCAN subscribers/);
   });
 

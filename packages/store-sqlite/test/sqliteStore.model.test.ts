@@ -115,7 +115,7 @@ async function run(store: SqliteStore, m: Model, c: Command, reopen: () => Promi
       const all = subscribersOf(m);
       let after: AtRiskQuery['after'];
       for (let page = 0; page < c.pages; page++) {
-        const query = { ...c.query, after };
+        const query = { ...c.query, after } as AtRiskQuery;
         const got = await store.atRisk(query, ctx);
         const want = selectAtRisk(all, m.now, m.config, query);
         expect(got.next).toEqual(want.next);

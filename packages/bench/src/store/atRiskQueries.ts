@@ -3,12 +3,12 @@
  * issue's three (default, `min_score=90&limit=10`, `state=billing_issue`), a band filter, and the
  * second page of the default query (keyset paging through `after`).
  */
-import type { AtRiskPosition, AtRiskQuery } from '@tenure/core';
+import type { AtRiskPosition, ScoreQuery } from '@tenure/core';
 
 export interface AtRiskQueryKind {
   name: string;
   /** The store query; `after` is the `next` of the latest default first page (second page only). */
-  query(after: AtRiskPosition | null): AtRiskQuery;
+  query(after: AtRiskPosition | null): ScoreQuery;
   /** Whether the issue measured it (the full scan is repeated more for those). */
   inIssue: boolean;
 }

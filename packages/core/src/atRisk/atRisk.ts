@@ -6,6 +6,7 @@
 import { DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConfig.js';
 import type { Assessment } from '../dispatch/delivery.js';
 import { assessSubscriber } from '../recommend/assessSubscriber.js';
+import { monthlyValueCents } from '../revenue/monthlyValueUsd.js';
 import type { Recommendation } from '../recommend/recommendation.js';
 import type { RiskBand } from '../risk/risk.js';
 import type { Subscriber, SubscriberState } from '../subscriber/subscriber.js';
@@ -24,10 +25,41 @@ export interface AtRiskPosition {
   customer_id: string;
 }
 
-/** Filters plus a page: at most `limit` items strictly after `after`. */
-export interface AtRiskQuery extends AtRiskFilters {
+/** Where a page sorted by revenue ended: the last item's monthly value (USD) and customer id. */
+export interface RevenuePosition {
+  monthly_value_usd: number;
+  customer_id: string;
+}
+
+/** The orders of the at-risk list: by score (the default) or by monthly value, revenue at risk first. */
+export const AT_RISK_SORTS = ['score', 'revenue'] as const;
+export type AtRiskSort = (typeof AT_RISK_SORTS)[number];
+
+/** Filters plus a page in score order: at most `limit` items strictly after `after`. */
+export interface ScoreQuery extends AtRiskFilters {
+  sort?: 'score' | undefined;
   limit: number;
   after?: AtRiskPosition | undefined;
+}
+
+/** Filters plus a page in revenue order: at most `limit` items strictly after `after`. */
+export interface RevenueQuery extends AtRiskFilters {
+  sort: 'revenue';
+  limit: number;
+  after?: RevenuePosition | undefined;
+}
+
+/** A query of the at-risk list, in either order. */
+export type AtRiskQuery = ScoreQuery | RevenueQuery;
+
+/** The position type a query's pages continue from. */
+export type PositionOf<Q extends AtRiskQuery> = Q extends RevenueQuery ? RevenuePosition : AtRiskPosition;
+
+/** How many subscribers match a query's filters and their summed monthly value, over every page. */
+export interface AtRiskTotal {
+  subscribers: number;
+  /** The sum of the rows' `monthly_value_usd`, summed in whole cents. */
+  monthly_value_usd: number;
 }
 
 /**
@@ -39,16 +71,22 @@ export interface AtRiskRow {
   state: SubscriberState;
   score: number;
   band: RiskBand;
+  /** `monthlyValueCents(subscriber) / 100`: the revenue at risk. */
+  monthly_value_usd: number;
   /** The priority-1 recommendation. */
   top: Recommendation | null;
   assessed_at: number;
   rescore_at: number | null;
 }
 
-/** A page: items in at-risk order and the position to continue from (null at the end). */
-export interface AtRiskPage<T> {
+/**
+ * A page: items in the query's order, the position to continue from (null at the end), and the
+ * total over every row matching the filters.
+ */
+export interface AtRiskPage<T, P = AtRiskPosition | RevenuePosition> {
   items: T[];
-  next: AtRiskPosition | null;
+  next: P | null;
+  total: AtRiskTotal;
 }
 
 /**
@@ -74,6 +112,61 @@ export function compareAtRisk(a: AtRiskPosition, b: AtRiskPosition): number {
 }
 
 /**
+ * Given two revenue positions, returns a negative number when `a` comes first in revenue order:
+ * monthly value descending, then customer id ascending in code point order. Pure.
+ *
+ * @example
+ * [...rows].sort(compareRevenue);
+ */
+export function compareRevenue(a: RevenuePosition, b: RevenuePosition): number {
+  return b.monthly_value_usd - a.monthly_value_usd || compareIds(a.customer_id, b.customer_id);
+}
+
+/**
+ * Given a row and a query, returns the row's position in the query's order. Pure.
+ *
+ * @example
+ * positionIn({ sort: 'revenue', limit: 10 }, row); // { monthly_value_usd: row.monthly_value_usd, customer_id: row.customer_id }
+ */
+export function positionIn<Q extends AtRiskQuery>(
+  query: Q,
+  row: { score: number; monthly_value_usd: number; customer_id: string },
+): PositionOf<Q> {
+  const position =
+    query.sort === 'revenue'
+      ? { monthly_value_usd: row.monthly_value_usd, customer_id: row.customer_id }
+      : { score: row.score, customer_id: row.customer_id };
+  return position as PositionOf<Q>;
+}
+
+/**
+ * Given a query, returns the comparison of rows in its order (score or revenue). Pure.
+ *
+ * @example
+ * rows.sort(compareIn({ sort: 'revenue', limit: 10 }));
+ */
+export function compareIn(
+  query: AtRiskQuery,
+): (a: { score: number; monthly_value_usd: number; customer_id: string }, b: { score: number; monthly_value_usd: number; customer_id: string }) => number {
+  return query.sort === 'revenue' ? compareRevenue : compareAtRisk;
+}
+
+/**
+ * Given a row and a query, returns whether the row comes strictly after the query's `after` in the
+ * query's order (true when there is no `after`). Pure.
+ *
+ * @example
+ * isAfterPosition({ sort: 'revenue', limit: 10, after: { monthly_value_usd: 9.99, customer_id: 'a' } }, row);
+ */
+export function isAfterPosition(
+  query: AtRiskQuery,
+  row: { score: number; monthly_value_usd: number; customer_id: string },
+): boolean {
+  if (query.after === undefined) return true;
+  return query.sort === 'revenue' ? compareRevenue(row, query.after) > 0 : compareAtRisk(row, query.after) > 0;
+}
+
+/**
  * Given a row (score, band, state), the filters and the configuration, returns whether the row is
  * selected. Pure.
  *
@@ -93,32 +186,42 @@ export function matchesAtRisk(
 
 /**
  * Given subscribers (any order), the time, the configuration and a query, returns the page of
- * matching assessments in at-risk order and the position after its last item when more match.
- * A full scan: the reference every store's index is tested against. Pure.
+ * matching assessments in the query's order (score or revenue), the position after its last item
+ * when more match, and the total (count and monthly value) of every match, on any page. A full
+ * scan: the reference every store's index is tested against. Pure.
  *
  * @example
- * const { items, next } = selectAtRisk(subscribers, now, DEFAULT_CONFIG, { band: 'critical', limit: 50 });
+ * const { items, next, total } = selectAtRisk(subscribers, now, DEFAULT_CONFIG, { band: 'critical', limit: 50 });
+ * selectAtRisk(subscribers, now, DEFAULT_CONFIG, { sort: 'revenue', limit: 50 }).items; // most money first
  */
-export function selectAtRisk(
+export function selectAtRisk<Q extends AtRiskQuery>(
   subscribers: Iterable<Subscriber>,
   now: number,
   config: TenureConfig,
-  query: AtRiskQuery,
-): AtRiskPage<Assessment> {
-  const matches: { position: AtRiskPosition; assessment: Assessment }[] = [];
+  query: Q,
+): AtRiskPage<Assessment, PositionOf<Q>> {
+  type Match = { row: { score: number; monthly_value_usd: number; customer_id: string }; assessment: Assessment };
+  const matches: Match[] = [];
+  let count = 0;
+  let cents = 0;
   for (const subscriber of subscribers) {
     if (query.state !== undefined && subscriber.state !== query.state) continue;
     const assessment = assessSubscriber(subscriber, now, config);
-    const position = { score: assessment.risk.score, customer_id: subscriber.customer_id };
-    if (!matchesAtRisk({ ...position, band: assessment.risk.band, state: subscriber.state }, query, config)) continue;
-    if (query.after !== undefined && compareAtRisk(position, query.after) <= 0) continue; // already served
-    matches.push({ position, assessment });
+    const valueCents = monthlyValueCents(subscriber);
+    const row = { score: assessment.risk.score, monthly_value_usd: valueCents / 100, customer_id: subscriber.customer_id };
+    if (!matchesAtRisk({ ...row, band: assessment.risk.band, state: subscriber.state }, query, config)) continue;
+    count += 1;
+    cents += valueCents;
+    if (!isAfterPosition(query, row)) continue; // already served
+    matches.push({ row, assessment });
   }
-  matches.sort((a, b) => compareAtRisk(a.position, b.position));
+  const compare = compareIn(query);
+  matches.sort((a, b) => compare(a.row, b.row));
   const page = matches.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
     items: page.map((m) => m.assessment),
-    next: matches.length > query.limit && last !== undefined ? last.position : null,
+    next: matches.length > query.limit && last !== undefined ? positionIn(query, last.row) : null,
+    total: { subscribers: count, monthly_value_usd: cents / 100 },
   };
 }

@@ -3,12 +3,13 @@ import { DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConfig.js';
 import type { Assessment } from '../dispatch/delivery.js';
 import { assessSubscriber } from '../recommend/assessSubscriber.js';
 import { nextAssessmentChange } from '../recommend/nextAssessmentChange.js';
+import { monthlyValueCents } from '../revenue/monthlyValueUsd.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import type { AtRiskRow } from './atRisk.js';
 
 /**
  * Given a subscriber, the time and the configuration, returns its assessment at `now` and the row
- * to store: state, score, band, top recommendation, and `rescore_at` from `nextAssessmentChange`
+ * to store: state, score, band, monthly value (USD, whole cents), top recommendation, and `rescore_at` from `nextAssessmentChange`
  * (the row is exact for every instant of `[now, rescore_at)`). Pure.
  *
  * @example
@@ -29,6 +30,7 @@ export function materializeAtRisk(
       state: subscriber.state,
       score: assessment.risk.score,
       band: assessment.risk.band,
+      monthly_value_usd: monthlyValueCents(subscriber) / 100,
       top: top === null ? null : { ...top },
       assessed_at: now,
       rescore_at: nextAssessmentChange(subscriber, now, config),

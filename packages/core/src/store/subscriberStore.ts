@@ -6,7 +6,7 @@
  */
 import type { TenureConfig } from '../config/defaultConfig.js';
 import type { HandledEvent } from '../events/webhookSchema.js';
-import type { AtRiskPage, AtRiskQuery, AtRiskRow } from '../atRisk/atRisk.js';
+import type { AtRiskPage, AtRiskQuery, AtRiskRow, PositionOf } from '../atRisk/atRisk.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import type { DispatchLog } from './dispatchLog.js';
 
@@ -62,11 +62,12 @@ export interface SubscriberStore {
   /** Applies `recordActivity` (kept, so replay and export keep it); undefined for an unknown customer (nothing is created). */
   recordActivity(customerId: string, at: number, ctx: StoreContext): Promise<Subscriber | undefined>;
   /**
-   * The page of at-risk subscribers at `ctx.now`: first re-materializes the rows whose `rescore_at`
-   * is at or before `ctx.now` (an index range), then reads the page from the at-risk index. The
-   * answer equals `selectAtRisk` over every subscriber.
+   * The page of at-risk subscribers at `ctx.now`, in score or revenue order (`query.sort`): first
+   * re-materializes the rows whose `rescore_at` is at or before `ctx.now` (an index range), then
+   * reads the page from the at-risk index and the total from per-(state, score) sums kept with the
+   * rows. The answer equals `selectAtRisk` over every subscriber.
    */
-  atRisk(query: AtRiskQuery, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry>>;
+  atRisk<Q extends AtRiskQuery>(query: Q, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry, PositionOf<Q>>>;
   /** Background sweep: re-materializes at most `limit` rows due at `ctx.now`; resolves with how many. */
   refreshDue(ctx: StoreContext, limit: number): Promise<number>;
   /** Every subscriber, in customer id order (code point order). */

@@ -2,7 +2,7 @@
  * The zod schemas of the HTTP interface: the same schemas validate requests and generate
  * /openapi.json (responses are described by schemas too, so the document covers every route).
  */
-import { ACTIONS, RISK_BANDS, SUBSCRIBER_STATES, URGENCIES, epochMsSchema, identifierSchema } from '@tenure/core';
+import { ACTIONS, AT_RISK_SORTS, RISK_BANDS, SUBSCRIBER_STATES, URGENCIES, epochMsSchema, identifierSchema } from '@tenure/core';
 import { z } from 'zod';
 import { DISPATCH_OUTCOMES } from '../dispatch/dispatchLog.js';
 import { MAX_CURSOR_LENGTH } from './atRiskCursor.js';
@@ -33,8 +33,12 @@ const filters = {
 
 export const atRiskQuerySchema = z.strictObject({
   ...filters,
+  sort: z
+    .enum(AT_RISK_SORTS)
+    .optional()
+    .meta({ description: '`score` (default): risk score descending; `revenue`: monthly value (USD) descending, revenue at risk first. Ties by customer id.' }),
   limit: queryInt(1, 500).optional().meta({ description: 'Page size; default 50, at most 500.' }),
-  cursor: z.string().max(MAX_CURSOR_LENGTH).optional().meta({ description: 'Opaque: `next_cursor` of the previous page.' }),
+  cursor: z.string().max(MAX_CURSOR_LENGTH).optional().meta({ description: 'Opaque: `next_cursor` of the previous page of the same `sort`.' }),
 });
 export type AtRiskQuery = z.output<typeof atRiskQuerySchema>;
 
@@ -122,10 +126,14 @@ export const atRiskResponseSchema = z.object({
       state: z.enum(SUBSCRIBER_STATES),
       risk_score: z.number().int(),
       risk_band: z.enum(RISK_BANDS),
+      monthly_value_usd: z.number().nonnegative().meta({ description: 'The current subscription as a monthly value in USD, whole cents (docs/rules.md §9).' }),
       top_recommendation: recommendationSchema.nullable(),
     }),
   ),
   next_cursor: z.string().nullable(),
+  total: z
+    .object({ subscribers: z.number().int().nonnegative(), monthly_value_usd: z.number().nonnegative() })
+    .meta({ description: 'Every subscriber matching the filters (all pages) and their summed monthly value in USD.' }),
 });
 
 const outcomeCounts = z.object(Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, z.number().int()])));

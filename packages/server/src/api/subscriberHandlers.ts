@@ -1,5 +1,5 @@
 /** Framework-free handlers of the subscriber routes: look up → call the core → answer. */
-import { assessSubscriber } from '@tenure/core';
+import { assessSubscriber, type AtRiskPosition, type RevenuePosition } from '@tenure/core';
 import type { RetentionRuntime } from '../app/retentionOptions.js';
 import { apiError, type HandlerResult } from '../http/apiError.js';
 import { storeContext } from '../store/storeContext.js';
@@ -52,19 +52,29 @@ export async function recordSubscriberActivity(deps: Deps, customerId: string, a
 }
 
 /**
- * Given the validated query, returns one page of at-risk subscribers with their top recommendation,
+ * Given the validated query, returns one page of at-risk subscribers with their top recommendation
+ * and monthly value, in score order (default) or revenue order, and the total over every page,
  * read from the store's at-risk index (exact at the clock's `now`; the default minimum score is the
- * configured `bands.high`). An unreadable cursor is a 400 naming `cursor`.
+ * configured `bands.high`). An unreadable cursor, or one of the other order, is a 400 naming `cursor`.
  *
  * @example
- * await listAtRisk(runtime, { min_score: 80 }); // { items: [...], next_cursor: null }
+ * await listAtRisk(runtime, { min_score: 80, sort: 'revenue' }); // { items: [...], next_cursor: null, total: { subscribers, monthly_value_usd } }
  */
 export async function listAtRisk(deps: Deps, query: AtRiskQuery): Promise<HandlerResult> {
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  if (query.cursor !== undefined && after === undefined) return apiError('invalid_request', 'Unknown cursor', 'cursor');
-  const page = await deps.store.atRisk(
-    { min_score: query.min_score, state: query.state, band: query.band, limit: query.limit ?? DEFAULT_PAGE_SIZE, after },
-    storeContext(deps),
-  );
-  return { status: 200, body: { items: page.items.map(atRiskItem), next_cursor: page.next === null ? null : encodeCursor(page.next) } };
+  const sort = query.sort ?? 'score';
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, sort);
+  if (query.cursor !== undefined && after === undefined) return apiError('invalid_request', `Unknown cursor for sort=${sort}`, 'cursor');
+  const filters = { min_score: query.min_score, state: query.state, band: query.band, limit: query.limit ?? DEFAULT_PAGE_SIZE };
+  const page =
+    sort === 'revenue'
+      ? await deps.store.atRisk({ ...filters, sort, after: after as RevenuePosition | undefined }, storeContext(deps))
+      : await deps.store.atRisk({ ...filters, after: after as AtRiskPosition | undefined }, storeContext(deps));
+  return {
+    status: 200,
+    body: {
+      items: page.items.map(atRiskItem),
+      next_cursor: page.next === null ? null : encodeCursor(page.next),
+      total: { ...page.total },
+    },
+  };
 }

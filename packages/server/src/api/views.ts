@@ -45,14 +45,15 @@ export function recommendView({ subscriber, risk, recommendations }: Assessment)
  * recommendation (or null). Pure.
  *
  * @example
- * page.items.map(atRiskItem); // [{ customer_id, state, risk_score, risk_band, top_recommendation }]
+ * page.items.map(atRiskItem); // [{ customer_id, state, risk_score, risk_band, monthly_value_usd, top_recommendation }]
  */
-export function atRiskItem({ customer_id, state, score, band, top }: AtRiskRow): AtRiskItem {
+export function atRiskItem({ customer_id, state, score, band, monthly_value_usd, top }: AtRiskRow): AtRiskItem {
   return {
     customer_id,
     state,
     risk_score: score,
     risk_band: band,
+    monthly_value_usd,
     top_recommendation: top === null ? null : { action: top.action, urgency: top.urgency, reason: top.reason, priority: top.priority },
   };
 }

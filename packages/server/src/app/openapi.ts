@@ -67,7 +67,7 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
         },
       },
       '/api/at-risk': {
-        get: { summary: 'At-risk subscribers, highest score first', parameters: queryParams(s.atRiskQuerySchema), ...api({ responses: { '200': ok('One page', s.atRiskResponseSchema), ...common } }) },
+        get: { summary: 'At-risk subscribers, highest score first (or most revenue at risk with sort=revenue), with the total over every page', parameters: queryParams(s.atRiskQuerySchema), ...api({ responses: { '200': ok('One page', s.atRiskResponseSchema), ...common } }) },
       },
       '/api/dispatch': {
         post: {

@@ -12,6 +12,7 @@ import type {
   AtRiskQuery,
   ApplyOutcome,
   HandledEvent,
+  PositionOf,
   ProgressListener,
   StoreContext,
   StoredRecord,
@@ -75,7 +76,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
       return table.recordActivity(customerId, at, ctx);
     },
 
-    async atRisk(query: AtRiskQuery, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry>> {
+    async atRisk<Q extends AtRiskQuery>(query: Q, ctx: StoreContext): Promise<AtRiskPage<AtRiskEntry, PositionOf<Q>>> {
       table.useConfig(ctx);
       table.refresh(ctx, Number.POSITIVE_INFINITY);
       return table.page(query, ctx.config);

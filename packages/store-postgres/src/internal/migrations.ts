@@ -77,6 +77,56 @@ export const MIGRATIONS: readonly Migration[] = [
         until bigint NOT NULL
       );`,
   },
+  {
+    version: 2,
+    name: 'revenue at risk: monthly value per row, the revenue order per (state, score), totals as insert-only deltas',
+    // Totals per (state, score) as insert-only delta rows, written by statement triggers in the
+    // writing transaction: an aggregate row updated in place would be a lock every replica's writes
+    // queue on, and two transactions moving subscribers between the same two cells in opposite
+    // directions would deadlock. Reads sum the deltas of the cells they want; `compactDeltas`
+    // folds them into one row per cell now and then.
+    sql: (s) => `
+      ALTER TABLE ${s}.subscribers ADD COLUMN monthly_value_cents bigint NOT NULL DEFAULT 0;
+      CREATE INDEX subscribers_cell_revenue ON ${s}.subscribers (state, score, monthly_value_cents DESC, customer_id);
+
+      CREATE TABLE ${s}.at_risk_deltas (
+        state text NOT NULL,
+        score smallint NOT NULL,
+        count bigint NOT NULL,
+        cents bigint NOT NULL
+      );
+      CREATE INDEX at_risk_deltas_cell ON ${s}.at_risk_deltas (state, score);
+      INSERT INTO ${s}.at_risk_deltas (state, score, count, cents)
+        SELECT state, score, count(*), sum(monthly_value_cents) FROM ${s}.subscribers GROUP BY state, score;
+
+      CREATE FUNCTION ${s}.at_risk_deltas_of_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO ${s}.at_risk_deltas (state, score, count, cents)
+          SELECT state, score, count(*), sum(monthly_value_cents) FROM new_rows GROUP BY state, score;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION ${s}.at_risk_deltas_of_update() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO ${s}.at_risk_deltas (state, score, count, cents)
+          SELECT state, score, sum(n), sum(c) FROM (
+            SELECT state, score, -1 AS n, -monthly_value_cents AS c FROM old_rows
+            UNION ALL SELECT state, score, 1, monthly_value_cents FROM new_rows
+          ) AS moves GROUP BY state, score HAVING sum(n) <> 0 OR sum(c) <> 0;
+        RETURN NULL;
+      END $$;
+      CREATE FUNCTION ${s}.at_risk_deltas_of_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO ${s}.at_risk_deltas (state, score, count, cents)
+          SELECT state, score, -count(*), -sum(monthly_value_cents) FROM old_rows GROUP BY state, score;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER at_risk_deltas_insert AFTER INSERT ON ${s}.subscribers
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.at_risk_deltas_of_insert();
+      CREATE TRIGGER at_risk_deltas_update AFTER UPDATE ON ${s}.subscribers
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.at_risk_deltas_of_update();
+      CREATE TRIGGER at_risk_deltas_delete AFTER DELETE ON ${s}.subscribers
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.at_risk_deltas_of_delete();`,
+  },
 ];
 
 /** The advisory lock key of migrations (the bytes of "tenure"), the same for every schema. */

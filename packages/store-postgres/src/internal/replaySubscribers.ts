@@ -53,7 +53,8 @@ export async function replaySubscribers(pool: pg.Pool, t: Tables, now: number, c
       }
       await client.query(
         `UPDATE ${t.subscribers} AS s SET record = u.record, state = u.state, score = u.score, band = u.band, top_action = u.top_action,
-           top_urgency = u.top_urgency, top_reason = u.top_reason, top_priority = u.top_priority, assessed_at = u.assessed_at, rescore_at = u.rescore_at
+           top_urgency = u.top_urgency, top_reason = u.top_reason, top_priority = u.top_priority, assessed_at = u.assessed_at, rescore_at = u.rescore_at,
+           monthly_value_cents = u.monthly_value_cents
          FROM ${UNNEST_ROWS} WHERE s.customer_id = u.customer_id`,
         columns.params(),
       );

@@ -5,7 +5,7 @@
 import type { Action, AtRiskEntry, AtRiskRow, RiskBand, Subscriber, SubscriberState, Urgency } from '@tenure/core';
 
 /** The at-risk columns, in the order of `ROW_COLUMNS`. */
-export const ROW_COLUMNS = 'state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at';
+export const ROW_COLUMNS = 'state, score, band, monthly_value_cents, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at';
 
 /** What `SELECT customer_id, record, ${ROW_COLUMNS}` returns. */
 export interface SubscriberDbRow {
@@ -14,6 +14,8 @@ export interface SubscriberDbRow {
   state: SubscriberState;
   score: number;
   band: RiskBand;
+  /** bigint: node-postgres returns it as a string. */
+  monthly_value_cents: string | number;
   top_action: Action | null;
   top_urgency: Urgency | null;
   top_reason: string | null;
@@ -29,6 +31,7 @@ export function toAtRiskEntry(row: SubscriberDbRow): AtRiskEntry {
     state: row.state,
     score: row.score,
     band: row.band,
+    monthly_value_usd: Number(row.monthly_value_cents) / 100,
     top:
       row.top_action === null || row.top_urgency === null || row.top_reason === null || row.top_priority === null
         ? null
@@ -41,7 +44,7 @@ export function toAtRiskEntry(row: SubscriberDbRow): AtRiskEntry {
 
 /**
  * Rows to write, column by column: `unnest($1::text[], $2::json[], ...)` turns the arrays back into
- * rows, so a batch of any size is one statement with a fixed text (one plan) and 11 parameters.
+ * rows, so a batch of any size is one statement with a fixed text (one plan) and 12 parameters.
  */
 export class RowColumns {
   readonly customerIds: string[] = [];
@@ -55,6 +58,7 @@ export class RowColumns {
   readonly topPriorities: (number | null)[] = [];
   readonly assessedAts: number[] = [];
   readonly rescoreAts: (number | null)[] = [];
+  readonly valueCents: number[] = [];
 
   get length(): number {
     return this.customerIds.length;
@@ -72,6 +76,7 @@ export class RowColumns {
     this.topPriorities.push(row.top?.priority ?? null);
     this.assessedAts.push(row.assessed_at);
     this.rescoreAts.push(row.rescore_at);
+    this.valueCents.push(Math.round(row.monthly_value_usd * 100));
   }
 
   /** The query parameters, in the order of `UNNEST_ROWS`. */
@@ -88,14 +93,18 @@ export class RowColumns {
       this.topPriorities,
       this.assessedAts,
       this.rescoreAts,
+      this.valueCents,
     ];
   }
 }
 
 /** The rows of `RowColumns.params()` as a table `u(customer_id, record, ...ROW_COLUMNS)`. */
-export const UNNEST_ROWS = `unnest($1::text[], $2::json[], $3::text[], $4::smallint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::smallint[], $10::bigint[], $11::bigint[])
-  AS u(customer_id, record, state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at)`;
+export const UNNEST_ROWS = `unnest($1::text[], $2::json[], $3::text[], $4::smallint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::smallint[], $10::bigint[], $11::bigint[], $12::bigint[])
+  AS u(customer_id, record, state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at, monthly_value_cents)`;
+
+/** The number of parameters `UNNEST_ROWS` takes: a statement's own parameters start after it. */
+export const UNNEST_PARAMS = 12;
 
 /** `SET` list that copies every at-risk column from `u` (an update from `UNNEST_ROWS`). */
 export const SET_ROW_FROM_U =
-  'state = u.state, score = u.score, band = u.band, top_action = u.top_action, top_urgency = u.top_urgency, top_reason = u.top_reason, top_priority = u.top_priority, assessed_at = u.assessed_at, rescore_at = u.rescore_at';
+  'state = u.state, score = u.score, band = u.band, top_action = u.top_action, top_urgency = u.top_urgency, top_reason = u.top_reason, top_priority = u.top_priority, assessed_at = u.assessed_at, rescore_at = u.rescore_at, monthly_value_cents = u.monthly_value_cents';

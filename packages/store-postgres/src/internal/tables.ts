@@ -10,6 +10,8 @@ export interface Tables {
   customerLock: (idSql: string) => string;
   events: string;
   subscribers: string;
+  /** Insert-only changes of (state, score) → count and monthly value; see migrations.ts, version 2. */
+  atRiskDeltas: string;
   meta: string;
   dispatches: string;
   cooldowns: string;
@@ -24,6 +26,7 @@ export function tablesOf(schema: string): Tables {
     customerLock: (idSql) => `pg_advisory_xact_lock(hashtextextended(${idSql}, ${seed}))`,
     events: `${s}.events`,
     subscribers: `${s}.subscribers`,
+    atRiskDeltas: `${s}.at_risk_deltas`,
     meta: `${s}.meta`,
     dispatches: `${s}.dispatches`,
     cooldowns: `${s}.cooldowns`,

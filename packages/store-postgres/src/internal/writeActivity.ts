@@ -22,7 +22,7 @@ export async function writeActivity(client: pg.ClientBase, t: Tables, customerId
   columns.push(next, materializeAtRisk(next, ctx.now, ctx.config).row);
   // GREATEST ignores NULL: the first report is kept as is.
   await client.query(
-    `UPDATE ${t.subscribers} AS s SET record = u.record, ${SET_ROW_FROM_U}, reported_activity_at = GREATEST(s.reported_activity_at, $12::bigint)
+    `UPDATE ${t.subscribers} AS s SET record = u.record, ${SET_ROW_FROM_U}, reported_activity_at = GREATEST(s.reported_activity_at, $13::bigint)
      FROM ${UNNEST_ROWS} WHERE s.customer_id = u.customer_id`,
     [...columns.params(), at],
   );

@@ -52,12 +52,13 @@ export function writeEventsSql(t: Tables): WriteEventsSql {
     // Locks the rows too, in customer id order (the order every multi-row writer locks rows in).
     readSubscribers: `SELECT customer_id, record FROM ${t.subscribers} WHERE customer_id = ANY($1::text[]) ORDER BY customer_id FOR UPDATE`,
     upsertSubscribers: `
-      INSERT INTO ${t.subscribers} AS s (customer_id, record, state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at)
+      INSERT INTO ${t.subscribers} AS s (customer_id, record, state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at, monthly_value_cents)
       SELECT * FROM ${UNNEST_ROWS}
       ON CONFLICT (customer_id) DO UPDATE SET
         record = excluded.record, state = excluded.state, score = excluded.score, band = excluded.band,
         top_action = excluded.top_action, top_urgency = excluded.top_urgency, top_reason = excluded.top_reason,
-        top_priority = excluded.top_priority, assessed_at = excluded.assessed_at, rescore_at = excluded.rescore_at`,
+        top_priority = excluded.top_priority, assessed_at = excluded.assessed_at, rescore_at = excluded.rescore_at,
+        monthly_value_cents = excluded.monthly_value_cents`,
   };
 }
 

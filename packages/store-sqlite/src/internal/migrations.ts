@@ -24,6 +24,18 @@
  *              urgency, risk_score, channel, outcome, attempt, error, triggered_by
  * cooldowns    key TEXT PRIMARY KEY, until INTEGER   an alert key is cooling down while until > now
  * ```
+ *
+ * Version 2 (revenue at risk):
+ *
+ * ```
+ * subscribers     + monthly_value_cents INTEGER      monthlyValueCents of the record (0 for records
+ *                                                    stored before; `tenure replay` recomputes)
+ *                 index (state, score, monthly_value_cents DESC,  the revenue order within one
+ *                        customer_id)                             (state, score) cell
+ * at_risk_totals  state, score PRIMARY KEY, count, cents          rows and value per (state, score),
+ *                 kept by triggers on subscribers in the same transaction, so a total sums at
+ *                 most 101 rows per state whatever the number of subscribers
+ * ```
  */
 import type Database from 'better-sqlite3';
 
@@ -31,7 +43,7 @@ import type Database from 'better-sqlite3';
 export class SchemaVersionError extends Error {}
 
 /** Each entry moves the schema from version `index` to `index + 1`; append, never edit. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE events (
     seq INTEGER PRIMARY KEY,
@@ -78,6 +90,34 @@ const MIGRATIONS: readonly string[] = [
   );
 
   CREATE TABLE cooldowns (key TEXT PRIMARY KEY, until INTEGER NOT NULL);
+  `,
+  `
+  ALTER TABLE subscribers ADD COLUMN monthly_value_cents INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX subscribers_cell_revenue ON subscribers (state, score, monthly_value_cents DESC, customer_id);
+
+  CREATE TABLE at_risk_totals (
+    state TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    cents INTEGER NOT NULL,
+    PRIMARY KEY (state, score)
+  ) WITHOUT ROWID;
+  INSERT INTO at_risk_totals (state, score, count, cents)
+    SELECT state, score, count(*), sum(monthly_value_cents) FROM subscribers GROUP BY state, score;
+
+  CREATE TRIGGER at_risk_totals_insert AFTER INSERT ON subscribers BEGIN
+    INSERT INTO at_risk_totals (state, score, count, cents) VALUES (NEW.state, NEW.score, 1, NEW.monthly_value_cents)
+      ON CONFLICT (state, score) DO UPDATE SET count = count + 1, cents = cents + excluded.cents;
+  END;
+  CREATE TRIGGER at_risk_totals_update AFTER UPDATE OF state, score, monthly_value_cents ON subscribers
+  WHEN OLD.state IS NOT NEW.state OR OLD.score IS NOT NEW.score OR OLD.monthly_value_cents IS NOT NEW.monthly_value_cents BEGIN
+    UPDATE at_risk_totals SET count = count - 1, cents = cents - OLD.monthly_value_cents WHERE state = OLD.state AND score = OLD.score;
+    INSERT INTO at_risk_totals (state, score, count, cents) VALUES (NEW.state, NEW.score, 1, NEW.monthly_value_cents)
+      ON CONFLICT (state, score) DO UPDATE SET count = count + 1, cents = cents + excluded.cents;
+  END;
+  CREATE TRIGGER at_risk_totals_delete AFTER DELETE ON subscribers BEGIN
+    UPDATE at_risk_totals SET count = count - 1, cents = cents - OLD.monthly_value_cents WHERE state = OLD.state AND score = OLD.score;
+  END;
   `,
 ];
 

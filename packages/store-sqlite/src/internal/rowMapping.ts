@@ -8,6 +8,7 @@ export interface StoredRow {
   state: string;
   score: number;
   band: string;
+  monthly_value_cents: number;
   top_action: string | null;
   top_urgency: string | null;
   top_reason: string | null;
@@ -23,6 +24,7 @@ export function rowParams(row: AtRiskRow): unknown[] {
     row.state,
     row.score,
     row.band,
+    Math.round(row.monthly_value_usd * 100),
     top === null ? null : top.action,
     top === null ? null : top.urgency,
     top === null ? null : top.reason,
@@ -40,6 +42,7 @@ export function entryFrom(stored: StoredRow): AtRiskEntry {
     state: stored.state as SubscriberState,
     score: stored.score,
     band: stored.band as RiskBand,
+    monthly_value_usd: stored.monthly_value_cents / 100,
     top:
       stored.top_action === null
         ? null

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 
 /** Columns of the materialized at-risk row, in the order `rowParams` binds them. */
-export const ROW_COLUMNS = 'state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at';
+export const ROW_COLUMNS = 'state, score, band, monthly_value_cents, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at';
 
 /** What a write reads of a stored subscriber first: the record, and the indexed columns it may leave alone. */
 export interface StoredSubscriber {
@@ -15,9 +15,18 @@ export interface StoredSubscriber {
   reported_activity_at: number | null;
   state: string;
   score: number;
+  monthly_value_cents: number;
   rescore_at: number | null;
 }
-const STORED_COLUMNS = 'customer_id, record, reported_activity_at, state, score, rescore_at';
+const STORED_COLUMNS = 'customer_id, record, reported_activity_at, state, score, monthly_value_cents, rescore_at';
+
+/** One cell of `at_risk_totals`. */
+export interface TotalsCell {
+  state: string;
+  score: number;
+  count: number;
+  cents: number;
+}
 
 /** Due rows, most overdue first: a range of the partial index on rescore_at. */
 export const DUE_SQL = `SELECT ${STORED_COLUMNS} FROM subscribers WHERE rescore_at <= ? ORDER BY rescore_at LIMIT ?`;
@@ -38,6 +47,7 @@ export interface Statements {
   eventsAfter: Stmt<[number, number], { seq: number; body: string }>;
   countSubscribers: Stmt<[], { n: number }>;
   countEvents: Stmt<[], { n: number }>;
+  totals: Stmt<[], TotalsCell>;
   getMeta: Stmt<[string], { value: string }>;
   setMeta: Stmt<[string, string]>;
 }
@@ -51,7 +61,7 @@ export function prepareStatements(db: Database.Database): Statements {
     getStored: db.prepare<[string], StoredSubscriber>(`SELECT ${STORED_COLUMNS} FROM subscribers WHERE customer_id = ?`),
     // The caller has just read the subscriber, so it knows whether to insert or update (an upsert
     // would probe the primary key index once more); updates are built in subscriberUpdater.ts.
-    insertSubscriber: db.prepare(`INSERT INTO subscribers (${ROW_COLUMNS}, record, customer_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertSubscriber: db.prepare(`INSERT INTO subscribers (${ROW_COLUMNS}, record, customer_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     due: db.prepare<[number, number], StoredSubscriber>(DUE_SQL),
     /** How many rows are due, counting no further than the limit. */
     countDue: db.prepare<[number, number], { n: number }>(
@@ -72,6 +82,8 @@ export function prepareStatements(db: Database.Database): Statements {
     eventsAfter: db.prepare<[number, number], { seq: number; body: string }>('SELECT seq, body FROM events WHERE seq > ? ORDER BY seq LIMIT ?'),
     countSubscribers: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM subscribers'),
     countEvents: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM events'),
+    /** Every non-empty (state, score) cell: at most 101 per state. */
+    totals: db.prepare<[], TotalsCell>('SELECT state, score, count, cents FROM at_risk_totals WHERE count > 0'),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };

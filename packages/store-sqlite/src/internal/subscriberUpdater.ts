@@ -1,9 +1,10 @@
 /**
  * Updating a stored subscriber while touching only the indexes whose columns changed. SQLite
  * rewrites the entry of every index that has a column in the SET list, even when the value is the
- * same; with three indexes on state, score and rescore_at, naming them all made a typical event
- * commit about 4 WAL pages instead of 1. So each update names the indexed columns that actually
- * changed, from one of at most 32 statements, prepared on first use.
+ * same; with indexes on state, score, rescore_at and monthly_value_cents, naming them all made a typical
+ * event commit about 4 WAL pages instead of 1 (and would run the totals trigger). So each update
+ * names the indexed columns that actually changed, from one of at most 64 statements, prepared on
+ * first use.
  */
 import type Database from 'better-sqlite3';
 import type { AtRiskRow } from '@tenure/core';
@@ -18,7 +19,7 @@ export interface SubscriberChanges {
 /** Writes `row` (and `changes`) over the stored subscriber `before` read in the same transaction. */
 export type UpdateSubscriber = (before: StoredSubscriber, row: AtRiskRow, changes: SubscriberChanges) => void;
 
-const OPTIONAL = ['state', 'score', 'rescore_at', 'record', 'reported_activity_at'] as const;
+const OPTIONAL = ['state', 'score', 'rescore_at', 'record', 'reported_activity_at', 'monthly_value_cents'] as const;
 
 /** Given a connection, returns its subscriber updater. */
 export function createSubscriberUpdater(db: Database.Database): UpdateSubscriber {
@@ -46,6 +47,8 @@ export function createSubscriberUpdater(db: Database.Database): UpdateSubscriber
     if (row.rescore_at !== before.rescore_at) (mask |= 4), params.push(row.rescore_at);
     if (changes.record !== undefined) (mask |= 8), params.push(changes.record);
     if (changes.reported_activity_at !== undefined) (mask |= 16), params.push(changes.reported_activity_at);
+    const cents = Math.round(row.monthly_value_usd * 100);
+    if (cents !== before.monthly_value_cents) (mask |= 32), params.push(cents);
     params.push(before.customer_id);
     statementFor(mask).run(...params);
   };

@@ -1,15 +1,16 @@
-// AtRiskIndex against a plain array sorted on every query: pages (any state, score range, position
-// and limit) and due rows, after arbitrary adds and key updates.
+// AtRiskIndex against a plain array sorted on every query: pages in score and revenue order (any
+// state, score range, position and limit), totals and due rows, after arbitrary adds and key updates.
 import fc from 'fast-check';
-import { SUBSCRIBER_STATES, compareAtRisk, type SubscriberState } from '@tenure/core';
+import { SUBSCRIBER_STATES, compareAtRisk, compareRevenue, type SubscriberState } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
-import { AtRiskIndex, type IndexedRow, type IndexRange } from './atRiskIndex.js';
+import { AtRiskIndex, type IndexedRow, type IndexRange, type RevenueRange } from './atRiskIndex.js';
 import { codePointKey } from './codePointKey.js';
 
 const ids = ['a', 'b', 'B', 'é', '\uFFFD', '\u{1F600}', 'a\uE000', 'a\u{10000}', 'zz', '日本'];
 const keysArb = fc.record({
   state: fc.constantFrom(...SUBSCRIBER_STATES),
   score: fc.integer({ min: 0, max: 12 }).map((n) => n * 10),
+  valueCents: fc.constantFrom(0, 99, 999, 999, 5999),
   rescoreAt: fc.option(fc.integer({ min: 0, max: 20 }), { nil: null }),
 });
 const rangeArb: fc.Arbitrary<IndexRange> = fc.record({
@@ -18,18 +19,27 @@ const rangeArb: fc.Arbitrary<IndexRange> = fc.record({
   state: fc.option(fc.constantFrom(...SUBSCRIBER_STATES), { nil: undefined }),
   after: fc.option(fc.record({ score: fc.integer({ min: -1, max: 121 }), customer_id: fc.constantFrom('', ...ids, '\u{10FFFF}') }), { nil: undefined }),
 });
+const revenueRangeArb: fc.Arbitrary<RevenueRange> = fc.record({
+  minScore: fc.integer({ min: -1, max: 121 }),
+  maxScore: fc.option(fc.integer({ min: -1, max: 121 }), { nil: null }),
+  state: fc.option(fc.constantFrom(...SUBSCRIBER_STATES), { nil: undefined }),
+  after: fc.option(fc.record({ monthly_value_usd: fc.constantFrom(-1, 0, 0.99, 9.99, 59.99, 100), customer_id: fc.constantFrom('', ...ids, '\u{10FFFF}') }), { nil: undefined }),
+});
 type Op =
-  | { kind: 'set'; id: string; keys: { state: SubscriberState; score: number; rescoreAt: number | null } }
+  | { kind: 'set'; id: string; keys: { state: SubscriberState; score: number; valueCents: number; rescoreAt: number | null } }
   | { kind: 'page'; range: IndexRange; limit: number }
+  | { kind: 'revenue'; range: RevenueRange; limit: number }
   | { kind: 'due'; now: number; limit: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), id: fc.constantFrom(...ids), keys: keysArb }),
   fc.record({ kind: fc.constant('page' as const), range: rangeArb, limit: fc.integer({ min: 0, max: 5 }) }),
+  fc.record({ kind: fc.constant('revenue' as const), range: revenueRangeArb, limit: fc.integer({ min: 0, max: 5 }) }),
   fc.record({ kind: fc.constant('due' as const), now: fc.integer({ min: 0, max: 20 }), limit: fc.integer({ min: 0, max: 5 }) }),
 );
 
 const position = (r: IndexedRow) => ({ score: r.score, customer_id: r.id });
+const revenuePosition = (r: IndexedRow) => ({ monthly_value_usd: r.valueCents / 100, customer_id: r.id });
 
 describe('AtRiskIndex (property)', () => {
   it('pages and lists due rows exactly like filtering and sorting every row', () => {
@@ -54,6 +64,21 @@ describe('AtRiskIndex (property)', () => {
             const page = index.page(op.range, op.limit);
             expect(page.rows.map((r) => r.id)).toEqual(matching.slice(0, op.limit).map((r) => r.id));
             expect(page.more).toBe(matching.length > op.limit);
+          } else if (op.kind === 'revenue') {
+            const { minScore, maxScore, state, after } = op.range;
+            const inRange = [...rows.values()].filter(
+              (r) => r.score >= minScore && (maxScore === null || r.score < maxScore) && (state === undefined || r.state === state),
+            );
+            const matching = inRange
+              .filter((r) => after === undefined || compareRevenue(revenuePosition(r), after) > 0)
+              .sort((a, b) => compareRevenue(revenuePosition(a), revenuePosition(b)));
+            const page = index.revenuePage(op.range, op.limit);
+            expect(page.rows.map((r) => r.id)).toEqual(matching.slice(0, op.limit).map((r) => r.id));
+            expect(page.more).toBe(matching.length > op.limit);
+            expect(index.total(op.range)).toEqual({
+              subscribers: inRange.length,
+              monthly_value_usd: inRange.reduce((sum, r) => sum + r.valueCents, 0) / 100,
+            });
           } else {
             // Taking due rows: the earliest ones (ties in any order), then re-materialized as the store does.
             const dueTimes = [...rows.values()].filter((r) => r.rescoreAt !== null && r.rescoreAt <= op.now).map((r) => r.rescoreAt!).sort((a, b) => a - b);
@@ -63,7 +88,7 @@ describe('AtRiskIndex (property)', () => {
             expect(taken.map((r) => before.get(r.id))).toEqual(dueTimes.slice(0, op.limit));
             for (const [i, row] of taken.entries()) {
               expect(row.rescoreAt).toBeNull();
-              index.update(row, { state: row.state, score: row.score, rescoreAt: i % 3 === 0 ? null : op.now + 1 + i });
+              index.update(row, { state: row.state, score: row.score, valueCents: row.valueCents, rescoreAt: i % 3 === 0 ? null : op.now + 1 + i });
             }
           }
         }
@@ -72,6 +97,8 @@ describe('AtRiskIndex (property)', () => {
         const rebuilt = new AtRiskIndex<IndexedRow>();
         rebuilt.rebuild([...rows.values()]);
         expect(rebuilt.page({ minScore: -1, maxScore: null }, 100).rows).toEqual(index.page({ minScore: -1, maxScore: null }, 100).rows);
+        expect(rebuilt.revenuePage({ minScore: -1, maxScore: null }, 100).rows).toEqual(index.revenuePage({ minScore: -1, maxScore: null }, 100).rows);
+        expect(rebuilt.total({ minScore: -1, maxScore: null })).toEqual(index.total({ minScore: -1, maxScore: null }));
         const dueIds = (ix: AtRiskIndex<IndexedRow>) => ix.takeDue(1000, 100).map((r) => r.id).sort();
         const expectedDue = [...rows.values()].filter((r) => r.rescoreAt !== null).map((r) => r.id).sort();
         expect(dueIds(rebuilt)).toEqual(expectedDue);

@@ -10,11 +10,13 @@ import {
   bandFor,
   configFingerprint,
   materializeAtRisk,
+  positionIn,
   recordActivity,
   type AtRiskEntry,
   type AtRiskPage,
   type AtRiskQuery,
   type HandledEvent,
+  type PositionOf,
   type Recommendation,
   type StoreContext,
   type Subscriber,
@@ -62,6 +64,7 @@ export class CustomerTable {
       const { row } = materializeAtRisk(entry.subscriber, now, config);
       entry.state = row.state;
       entry.score = row.score;
+      entry.valueCents = Math.round(row.monthly_value_usd * 100);
       entry.rescoreAt = row.rescore_at;
       entry.top = row.top;
       entry.assessedAt = now;
@@ -87,6 +90,7 @@ export class CustomerTable {
       subscriber,
       state: row.state,
       score: row.score,
+      valueCents: Math.round(row.monthly_value_usd * 100),
       rescoreAt: row.rescore_at,
       top: row.top,
       assessedAt: ctx.now,
@@ -119,23 +123,31 @@ export class CustomerTable {
     return due.length;
   }
 
-  /** The page of a query, read from the index (the caller refreshed due rows first). */
-  page(query: AtRiskQuery, config: TenureConfig): AtRiskPage<AtRiskEntry> {
+  /** The page of a query and its total, read from the indexes (the caller refreshed due rows first). */
+  page<Q extends AtRiskQuery>(query: Q, config: TenureConfig): AtRiskPage<AtRiskEntry, PositionOf<Q>> {
     const { minScore, maxScore } = bandRange(query.band, atRiskMinScore(query, config), config.bands);
-    const { rows, more } = this.index.page({ minScore, maxScore, state: query.state, after: query.after }, query.limit);
-    const last = rows[rows.length - 1];
-    return {
-      items: rows.map((entry) => ({
+    const { rows, more } =
+      query.sort === 'revenue'
+        ? this.index.revenuePage({ minScore, maxScore, state: query.state, after: query.after }, query.limit)
+        : this.index.page({ minScore, maxScore, state: query.state, after: query.after }, query.limit);
+    const items = rows.map(
+      (entry): AtRiskEntry => ({
         customer_id: entry.id,
         state: entry.state,
         score: entry.score,
         band: bandFor(entry.score, config.bands),
+        monthly_value_usd: entry.valueCents / 100,
         top: entry.top,
         assessed_at: entry.assessedAt,
         rescore_at: entry.rescoreAt,
         subscriber: entry.subscriber,
-      })),
-      next: more && last !== undefined ? { score: last.score, customer_id: last.id } : null,
+      }),
+    );
+    const last = items[items.length - 1];
+    return {
+      items,
+      next: more && last !== undefined ? positionIn(query, last) : null,
+      total: this.index.total({ minScore, maxScore, state: query.state }),
     };
   }
 
@@ -159,6 +171,6 @@ export class CustomerTable {
     const { row } = materializeAtRisk(entry.subscriber, now, config);
     entry.top = row.top;
     entry.assessedAt = now;
-    this.index.update(entry, { state: row.state, score: row.score, rescoreAt: row.rescore_at });
+    this.index.update(entry, { state: row.state, score: row.score, valueCents: Math.round(row.monthly_value_usd * 100), rescoreAt: row.rescore_at });
   }
 }
