@@ -2,10 +2,12 @@
  * Runs every benchmark in sequence. Select some with `npm run bench -- core server sim`; `storage`
  * runs the four storage benches (`atrisk`, `replay`, `parallel`, `rss`), which can also be named one
  * by one; `ingest` is another name for `server` (webhook ingest on every store); `bundle` measures the
- * core's bundle size (scorer-only import vs the whole core).
+ * core's bundle size (scorer-only import vs the whole core); `import` imports a synthetic RevenueCat
+ * data export (1 M rows, BENCH_IMPORT_ROWS) beside parsing it only.
  */
 import { runBundleBench } from './bundleSize.js';
 import { runCoreBench } from './core.js';
+import { runImportBench } from './importBench.js';
 import { runServerBench } from './server.js';
 import { runSimBench } from './sim.js';
 import { runStorageBench, STORAGE_BENCHES, type StorageBench } from './storage.js';
@@ -19,3 +21,4 @@ if (wants('core')) runCoreBench();
 if (wants('sim')) await runSimBench();
 if (wants('server') || selected.has('ingest')) await runServerBench();
 if (wants('storage') || storage.size > 0) await runStorageBench(storage);
+if (wants('import')) await runImportBench();

@@ -1,0 +1,166 @@
+/**
+ * `npm run bench -- import`: `tenure import --format revenuecat-export` of a synthetic version 5
+ * export (1 M rows by default, `BENCH_IMPORT_ROWS`), gzip as RevenueCat delivers it, into a fresh
+ * SQLite store (the default of `tenure serve`): rows/s and peak RSS, beside the time to only read
+ * and parse the same file's CSV in the same run (the baseline; goal ≥ 0.5× of it). RSS is sampled
+ * every 50 ms, and at each quarter of the import, to show whether memory stays flat.
+ */
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { exportCsvLines, exportTime, type ExportColumn } from '@tenure/billing-sim';
+import { DEFAULT_CONFIG } from '@tenure/core';
+import { fixedClock, importExport, openExportReader } from '@tenure/server';
+import { benchTempDir, openBenchStore, removeBenchDir } from './store/benchStores.js';
+import { collectGarbage, printTable, rate } from './store/latency.js';
+
+const ROWS = Number(process.env['BENCH_IMPORT_ROWS'] ?? 1_000_000);
+const T0 = Date.UTC(2025, 0, 1);
+const DAY = 86_400_000;
+const MONTH = 30 * DAY;
+/** Transactions per subscription: 1 to 12 monthly periods, so ~6.5 rows per customer. */
+const periodsOf = (customer: number) => 1 + ((customer * 7) % 12);
+
+/** The synthetic export's rows: monthly subscriptions, some trials, opt-outs, billing issues and refunds. */
+function* syntheticRows(total: number): Generator<Record<ExportColumn, string>> {
+  let written = 0;
+  for (let c = 0; written < total; c += 1) {
+    const periods = periodsOf(c);
+    const start = T0 + (c % 365) * DAY + (c % 86_400) * 1000;
+    const trial = c % 3 === 0;
+    for (let p = 0; p < periods && written < total; p += 1, written += 1) {
+      const latest = p === periods - 1;
+      const begins = start + p * MONTH;
+      const ends = begins + (trial && p === 0 ? 7 * DAY : MONTH);
+      const billing = latest && c % 20 === 1;
+      const refunded = latest && c % 50 === 2;
+      const optOut = latest && c % 10 === 3;
+      const price = trial && p === 0 ? '0' : '9.99';
+      yield {
+        rc_original_app_user_id: `$RCAnonymousID:${c.toString(16).padStart(32, '0')}`,
+        rc_last_seen_app_user_id_alias: `user-${c}`,
+        country: 'US',
+        country_source: 'from_sdk',
+        product_identifier: 'rc_monthly',
+        product_display_name: 'Monthly',
+        product_duration: 'P1M',
+        start_time: exportTime(begins),
+        end_time: exportTime(ends),
+        grace_period_end_time: billing ? exportTime(ends + 16 * DAY) : '',
+        effective_end_time: exportTime(refunded ? begins + DAY : billing ? ends + 16 * DAY : ends),
+        store: c % 2 === 0 ? 'app_store' : 'play_store',
+        is_auto_renewable: 'true',
+        is_trial_period: trial && p === 0 ? 'true' : 'false',
+        is_in_intro_offer_period: 'false',
+        is_sandbox: c % 100 === 99 ? 'true' : 'false',
+        price_in_usd: refunded ? '0' : price,
+        purchase_price_in_usd: price,
+        takehome_percentage: '0.7',
+        tax_percentage: '0.1',
+        commission_percentage: '0.15',
+        store_transaction_id: `${c}-${p}`,
+        original_store_transaction_id: `${c}-0`,
+        refunded_at: refunded ? exportTime(begins + DAY) : '',
+        unsubscribe_detected_at: optOut ? exportTime(begins + 2 * DAY) : '',
+        billing_issues_detected_at: billing ? exportTime(ends) : '',
+        purchased_currency: 'USD',
+        price_in_purchased_currency: refunded ? '0' : price,
+        purchase_price_in_purchased_currency: price,
+        entitlement_identifiers: '["pro"]',
+        renewal_number: String(p + 1),
+        is_trial_conversion: trial && p === 1 ? 'true' : 'false',
+        presented_offering: 'default',
+        ownership_type: 'PURCHASED',
+        reserved_subscriber_attributes: '{"$email": {"value": "a@example.com", "updated_at_ms": 1735689600000}}',
+        custom_subscriber_attributes: '{}',
+        platform: 'iOS',
+        experiment_id: '',
+        experiment_variant: '',
+        updated_at: exportTime(latest ? ends : begins + MONTH),
+        offer: '',
+        offer_type: '',
+        first_seen_time: exportTime(start),
+        auto_resume_time: '',
+      };
+    }
+  }
+}
+
+/** Samples RSS every 50 ms until stopped; returns the peak (bytes). */
+function rssSampler(): { stop(): number } {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage.rss());
+    },
+  };
+}
+
+const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MB`;
+
+/** Runs the import bench and prints its table. */
+export async function runImportBench(): Promise<void> {
+  const file = join(benchTempDir(), 'transactions.csv.gz');
+  const made = performance.now();
+  await pipeline(Readable.from(exportCsvLines(syntheticRows(ROWS))), createGzip(), createWriteStream(file));
+  console.log(`\nimport: synthetic version 5 export, ${ROWS.toLocaleString('en-US')} rows, ${mb(statSync(file).size)} gzip, written in ${((performance.now() - made) / 1000).toFixed(1)} s`);
+
+  collectGarbage();
+  const rssBeforeParse = process.memoryUsage.rss();
+  let sampler = rssSampler();
+  let started = performance.now();
+  const opened = await openExportReader(createReadStream(file));
+  if (!opened.ok) throw new Error(opened.error.message);
+  let parsed = 0;
+  for await (const record of opened.value.records) if (record.cells.length > 0) parsed += 1;
+  const parseMs = performance.now() - started;
+  const parsePeak = sampler.stop();
+
+  collectGarbage();
+  const store = await openBenchStore('sqlite', { sqlitePath: join(benchTempDir(), 'import.db') });
+  const rssBeforeImport = process.memoryUsage.rss();
+  const quarters: string[] = [];
+  sampler = rssSampler();
+  started = performance.now();
+  const reader = await openExportReader(createReadStream(file));
+  if (!reader.ok) throw new Error(reader.error.message);
+  const report = await importExport(store.store, reader.value, {
+    clock: fixedClock(T0 + 500 * DAY),
+    config: DEFAULT_CONFIG,
+    asOf: T0 + 500 * DAY,
+    batchSize: Number(process.env["BENCH_IMPORT_BATCH"] ?? 1_000),
+    onBatch: (r) => {
+      if (r.rows >= ((quarters.length + 1) * ROWS) / 4) {
+        // RSS as it is, then the heap that survives a collection: what the import really holds.
+        const rss = process.memoryUsage.rss();
+        collectGarbage();
+        quarters.push(`${mb(rss)} (heap after GC ${mb(process.memoryUsage().heapUsed)})`);
+      }
+    },
+  });
+  const importMs = performance.now() - started;
+  const importPeak = sampler.stop();
+  await store.dispose();
+  removeBenchDir();
+
+  const parseRate = (parsed * 1000) / parseMs;
+  const importRate = (report.rows * 1000) / importMs;
+  printTable(
+    ['phase', 'rows', 'time', 'rows/s', '× parse-only', 'RSS before', 'peak RSS'],
+    [
+      ['parse only (gunzip + csv-parse), baseline', parsed.toLocaleString('en-US'), `${(parseMs / 1000).toFixed(1)} s`, rate(parseRate), 'baseline', mb(rssBeforeParse), mb(parsePeak)],
+      ['import into SQLite (rows → events → store)', report.rows.toLocaleString('en-US'), `${(importMs / 1000).toFixed(1)} s`, rate(importRate), (importRate / parseRate).toFixed(2), mb(rssBeforeImport), mb(importPeak)],
+    ],
+  );
+  console.log(
+    `import: ${report.customers.toLocaleString('en-US')} customers, ${report.subscriptions.toLocaleString('en-US')} subscriptions, ${report.new.toLocaleString('en-US')} events stored, ` +
+      `${report.sandbox_skipped.toLocaleString('en-US')} sandbox rows skipped, ${report.rejected} rejected; RSS at each quarter of the import: ${quarters.join(', ')}`,
+  );
+}
