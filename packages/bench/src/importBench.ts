@@ -18,6 +18,8 @@ import { benchTempDir, openBenchStore, removeBenchDir } from './store/benchStore
 import { collectGarbage, printTable, rate } from './store/latency.js';
 
 const ROWS = Number(process.env['BENCH_IMPORT_ROWS'] ?? 1_000_000);
+/** The store imported into: sqlite (default, what `tenure serve` uses) or memory (`BENCH_IMPORT_STORE`). */
+const STORE = process.env['BENCH_IMPORT_STORE'] === 'memory' ? 'memory' : 'sqlite';
 const T0 = Date.UTC(2025, 0, 1);
 const DAY = 86_400_000;
 const MONTH = 30 * DAY;
@@ -124,7 +126,7 @@ export async function runImportBench(): Promise<void> {
   const parsePeak = sampler.stop();
 
   collectGarbage();
-  const store = await openBenchStore('sqlite', { sqlitePath: join(benchTempDir(), 'import.db') });
+  const store = await openBenchStore(STORE, { sqlitePath: join(benchTempDir(), 'import.db') });
   const rssBeforeImport = process.memoryUsage.rss();
   const quarters: string[] = [];
   sampler = rssSampler();
@@ -156,7 +158,7 @@ export async function runImportBench(): Promise<void> {
     ['phase', 'rows', 'time', 'rows/s', '× parse-only', 'RSS before', 'peak RSS'],
     [
       ['parse only (gunzip + csv-parse), baseline', parsed.toLocaleString('en-US'), `${(parseMs / 1000).toFixed(1)} s`, rate(parseRate), 'baseline', mb(rssBeforeParse), mb(parsePeak)],
-      ['import into SQLite (rows → events → store)', report.rows.toLocaleString('en-US'), `${(importMs / 1000).toFixed(1)} s`, rate(importRate), (importRate / parseRate).toFixed(2), mb(rssBeforeImport), mb(importPeak)],
+      [`import into ${STORE} (rows → events → store)`, report.rows.toLocaleString('en-US'), `${(importMs / 1000).toFixed(1)} s`, rate(importRate), (importRate / parseRate).toFixed(2), mb(rssBeforeImport), mb(importPeak)],
     ],
   );
   console.log(
