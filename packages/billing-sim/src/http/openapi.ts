@@ -14,6 +14,7 @@ import {
   resetBodySchema,
   setBalancesBodySchema,
 } from './simSchemas.js';
+import { createIntegrationBodySchema, updateIntegrationBodySchema } from '../api/integrationResource.js';
 import { adjustmentsBodySchema, createProjectBodySchema } from './v2Routes.js';
 
 const VC = '/v2/projects/:project_id/virtual_currencies';
@@ -39,6 +40,8 @@ const BODIES: Record<string, z.ZodType> = {
   'POST /sim/customers/:customer_id/balances': setBalancesBodySchema,
   'POST /sim/webhook': webhookConfigSchema,
   'POST /sim/projects': createProjectBodySchema,
+  'POST /v2/projects/:project_id/integrations/webhooks': createIntegrationBodySchema,
+  'POST /v2/projects/:project_id/integrations/webhooks/:webhook_integration_id': updateIntegrationBodySchema,
 };
 
 const toSchema = (schema: z.ZodType): unknown => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
@@ -78,7 +81,7 @@ export function buildOpenApi(routes: readonly Route[]): unknown {
       parameters: params,
       responses: {
         default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        [route.method === 'POST' && /\/(virtual_currencies|products|purchases|projects)$/.test(route.pattern) ? '201' : '200']: { description: 'Success' },
+        [route.method === 'POST' && /\/(virtual_currencies|products|purchases|projects|webhooks)$/.test(route.pattern) ? '201' : '200']: { description: 'Success' },
       },
     };
     const key = `${route.method} ${route.pattern}`;

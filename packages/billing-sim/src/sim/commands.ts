@@ -11,6 +11,7 @@ import type { Duration } from '../internal/duration.js';
 import type { PurchaseInput, PurchaseOutcome, TemporaryGrantInput } from './lifecycle.js';
 import type { Product } from './products.js';
 import type { ProjectResource } from './projects.js';
+import type { IntegrationInput, IntegrationUpdate, WebhookIntegrationRecord } from './integrations.js';
 import type { CustomerState, IdempotencyRecord, SubscriptionState } from './state.js';
 
 /** A command and its parameters, discriminated on `type`. */
@@ -37,7 +38,10 @@ export type SimCommand =
   | { type: 'transfer'; project_id: string; customer_id: string; target_customer_id: string }
   | ({ type: 'temporary_grant' } & TemporaryGrantInput)
   | { type: 'remember_idempotency'; project_id: string; key: string; record: Omit<IdempotencyRecord, 'created_at'> }
-  | { type: 'create_project'; project_id: string };
+  | { type: 'create_project'; project_id: string }
+  | { type: 'create_integration'; project_id: string; input: IntegrationInput }
+  | { type: 'update_integration'; project_id: string; id: string; input: IntegrationUpdate }
+  | { type: 'delete_integration'; project_id: string; id: string };
 
 export type SimCommandType = SimCommand['type'];
 
@@ -68,6 +72,9 @@ export interface CommandValues {
   temporary_grant: { subscription_id: string; transaction_id: string };
   remember_idempotency: IdempotencyRecord;
   create_project: ProjectResource;
+  create_integration: WebhookIntegrationRecord;
+  update_integration: WebhookIntegrationRecord;
+  delete_integration: { object: 'webhook_integration'; id: string; deleted_at: number };
 }
 
 /** The command of a given type. */

@@ -14,6 +14,7 @@ import {
   type VirtualCurrency,
 } from '@tenure/core';
 import { hexFrom, randomFromState, uuidFrom, type Random } from '../internal/random.js';
+import type { ApiParts } from './apiParts.js';
 import { pmapGet, pmapSet, pmapSetAll, type PMap } from './persistentMap.js';
 import type { Product } from './products.js';
 import {
@@ -62,6 +63,8 @@ export interface SimContext {
   readonly subscriptions: Map<string, OwnerRef>;
   readonly purchases: Map<string, OwnerRef>;
   readonly rngState: () => number;
+  /** API v2's parts of the world, replaced (not mutated) by the operations that change them. */
+  api: ApiParts;
 }
 
 /** Starts the working copy of a transition from a world. */
@@ -81,6 +84,7 @@ export function beginDraft(world: World): SimContext {
     subscriptions: new Map(),
     purchases: new Map(),
     rngState: rng.state,
+    api: world.api,
   };
 }
 
@@ -293,5 +297,6 @@ export function commitDraft(ctx: SimContext): World {
     projects,
     subscriptions,
     purchases,
+    api: ctx.api,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { Ledger, VirtualCurrency } from '@tenure/core';
 import { hashSeed } from '../internal/random.js';
+import { emptyApiParts, type ApiParts } from './apiParts.js';
 import { emptyPMap, type PMap } from './persistentMap.js';
 import type { Product } from './products.js';
 
@@ -137,6 +138,8 @@ export interface World {
   readonly subscriptions: PMap<OwnerRef>;
   /** Every one-time purchase's owner, by transaction id. */
   readonly purchases: PMap<OwnerRef>;
+  /** What only API v2 reads and writes: webhook integrations, … (`apiParts.ts`). */
+  readonly api: ApiParts;
 }
 
 /**
@@ -165,6 +168,7 @@ export function createWorld(settings: EventSettings, seed: string, now: number, 
     projects: emptyPMap(),
     subscriptions: emptyPMap(),
     purchases: emptyPMap(),
+    api: emptyApiParts(),
   };
 }
 

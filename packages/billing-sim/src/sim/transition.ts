@@ -16,6 +16,7 @@ import { createCurrency, deleteCurrency, updateCurrency } from './currencyOps.js
 import { forgetExpiredKeys, rememberKey } from './idempotency.js';
 import * as life from './lifecycle.js';
 import { createProject } from './projects.js';
+import { createIntegration, deleteIntegration, updateIntegration } from './integrations.js';
 import type { World } from './state.js';
 import type { WebhookBody } from './webhookEvents.js';
 
@@ -57,6 +58,9 @@ function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCo
     .with({ type: 'temporary_grant' }, (c) => life.temporaryGrant(ctx, c))
     .with({ type: 'remember_idempotency' }, (c) => ok(rememberKey(ctx, c.project_id, c.key, c.record)))
     .with({ type: 'create_project' }, (c) => createProject(ctx, c.project_id))
+    .with({ type: 'create_integration' }, (c) => createIntegration(ctx, c.project_id, c.input))
+    .with({ type: 'update_integration' }, (c) => updateIntegration(ctx, c.project_id, c.id, c.input))
+    .with({ type: 'delete_integration' }, (c) => deleteIntegration(ctx, c.project_id, c.id))
     .exhaustive();
 }
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers.js';
 import { driveCustomers } from './drives/customers.js';
+import { driveIntegrations } from './drives/integrations.js';
 import { drivePurchases } from './drives/purchases.js';
 import { driveSubscriptions } from './drives/subscriptions.js';
 import { driveVirtualCurrencies } from './drives/virtualCurrencies.js';
@@ -31,6 +32,7 @@ describe.skipIf(spec === null)('API v2 against the official OpenAPI document', (
     await driveCustomers(client);
     await driveSubscriptions(client);
     await drivePurchases(client);
+    await driveIntegrations(client);
     // Error paths every operation shares: a wrong key (401) and a limit reached (429).
     for (const key of SERVED_V2) {
       const [method, pattern] = key.split(' ') as [string, string];

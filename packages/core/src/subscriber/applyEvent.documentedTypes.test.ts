@@ -3,6 +3,7 @@ import { DAY, T0, loadFixture } from '@tenure/testkit';
 import { ev } from '../../test/events.js';
 import { parseWebhook } from '../events/parseWebhook.js';
 import type { HandledEvent } from '../events/webhookSchema.js';
+import { assessSubscriber } from '../recommend/assessSubscriber.js';
 import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import { applyEvent, MAX_ALIASES } from './applyEvent.js';
 import { foldEvents } from './foldEvents.js';
@@ -61,6 +62,16 @@ describe('applyEvent: the documented types beyond the seed', () => {
         ev('CANCELLATION', T0 + 30 * DAY, { cancel_reason: 'BILLING_ERROR' }),
       ]);
       expect(s).toMatchObject({ state: 'billing_issue', grace_ends_at: T0 + 46 * DAY, billing_failures: 1 });
+    });
+    it('reads the real-format fixtures: a grace end when RevenueCat gives one, null otherwise', () => {
+      for (const [name, graceEnd] of [['billing_issue_grace', 1765974400000], ['billing_issue', null]] as const) {
+        const parsed = parseWebhook(loadFixture(name));
+        if (!parsed.ok || !parsed.value.handled) throw new Error('not handled');
+        const s = applyEvent(undefined, parsed.value.event);
+        expect(s.grace_ends_at, name).toBe(graceEnd);
+        const top = assessSubscriber(s, parsed.value.event.event_timestamp_ms).recommendations[0];
+        expect(top?.urgency, name).toBe(graceEnd === null ? 'immediate' : 'soon');
+      }
     });
     it('records no grace end for a BILLING_ISSUE without one', () => {
       const s = fold(

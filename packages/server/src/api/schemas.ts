@@ -87,6 +87,7 @@ export const breakdownSchema = z.object({
   renewals: z.number().int(),
   inactivity: z.number().int(),
   trial_conversion: z.number().int(),
+  cancel_reason: z.number().int(),
 });
 
 export const recommendResponseSchema = z.object({

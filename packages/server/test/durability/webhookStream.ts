@@ -94,7 +94,8 @@ export function generateStories(options: StreamOptions): CustomerStory[] {
     const ending = random();
     if (ending < billingShare) {
       if (random() < 0.5) add('billing_issue', t - 10 * DAY, { expiration_at_ms: t });
-      immediate = add('billing_issue', t + DAY, { expiration_at_ms: t + 30 * DAY, grace_period_expiration_at_ms: t + 16 * DAY });
+      // A grace period ending within grace_urgent_days (3): the immediate actions (a longer one gets a soon reminder).
+      immediate = add('billing_issue', t + DAY, { expiration_at_ms: t + 30 * DAY, grace_period_expiration_at_ms: t + 2 * DAY });
     } else if (ending < billingShare + churnShare) {
       add('cancellation', t - 4 * DAY, { expiration_at_ms: t });
       immediate = add('expiration', t + 1, { expiration_at_ms: t });
