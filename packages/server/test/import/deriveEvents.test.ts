@@ -113,7 +113,7 @@ describe('deriving a subscriber from export rows', () => {
 
   it('a refund of the latest period ends the subscription at the refund', () => {
     const refunded = row({ refunded_at: exportTime(T0 + 3 * DAY), effective_end_time: exportTime(T0 + 3 * DAY), price_in_usd: '0' });
-    expect(subscriberOf([refunded], asOf).state).toBe('churned');
+    expect(subscriberOf([refunded], asOf).state).toBe('refunded');
   });
 
   it('a refund of an earlier period does not end a subscription that renewed since', () => {
