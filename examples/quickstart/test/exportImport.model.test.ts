@@ -106,6 +106,7 @@ const facts = (s: Subscriber) => ({
   trial_started_at: s.trial_started_at,
   trial_ends_at: s.trial_ends_at,
   trial_converted_at: s.trial_converted_at,
+  revenue: s.revenue ?? null,
 });
 
 async function factsOf(store: SubscriberStore) {

@@ -32,9 +32,11 @@ function baseFields(row: ExportRow, type: string, kind: string, at: number): Der
     transaction_id: row.store_transaction_id,
     original_transaction_id: row.original_store_transaction_id,
     presented_offering_id: row.presented_offering,
-    price: row.price_in_usd,
+    // The price the webhook carried when the transaction was made: gross (a later refund sets the
+    // net price to 0, and is its own event with a negative price).
+    price: row.purchase_price_in_usd ?? row.price_in_usd,
     currency: row.purchased_currency,
-    price_in_purchased_currency: row.price_in_purchased_currency,
+    price_in_purchased_currency: row.purchase_price_in_purchased_currency ?? row.price_in_purchased_currency,
     tax_percentage: row.tax_percentage,
     commission_percentage: row.commission_percentage,
     ...(row.takehome_percentage === null ? {} : { takehome_percentage: row.takehome_percentage }),
