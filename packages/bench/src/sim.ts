@@ -2,12 +2,15 @@
  * Billing simulator benchmark: one clock advance through the renewals of many monthly subscriptions
  * (grants, cycle-end credit expiry and webhook bodies built, every event delivered to a local sink),
  * beside JSON.stringify of the same bodies (the floor of building them) measured in the same run.
- * Then the same month delivered over real HTTP to a loopback receiver, for the delivery rate.
+ * Then the same month delivered over real HTTP, one delivery at a time beside several in flight: to
+ * a bare loopback receiver and to a real `tenure serve` (memory store).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createBillingSimulator, createRequestHandler, type Transport } from '@tenure/billing-sim';
+import { createBillingSimulator, createRequestHandler, DEFAULT_CONCURRENCY, type Transport } from '@tenure/billing-sim';
+import { startServe } from './http/serveTarget.js';
+import { WEBHOOK_AUTH } from './http/webhookLoad.js';
 
 interface SimRun {
   subscriptions: number;
@@ -18,8 +21,8 @@ interface SimRun {
   stringifyMs: number;
 }
 
-async function runMonth(subscriptions: number, transport: Transport, url: string): Promise<SimRun> {
-  const sim = createBillingSimulator({ seed: 'bench', webhook: { url, retry_schedule: 'fast' }, transport });
+async function runMonth(subscriptions: number, transport: Transport, url: string, concurrency = DEFAULT_CONCURRENCY, authorization: string | null = null): Promise<SimRun> {
+  const sim = createBillingSimulator({ seed: 'bench', webhook: { url, retry_schedule: 'fast', concurrency, authorization }, transport });
   const handle = createRequestHandler(sim);
   const post = (path: string, body: unknown) => {
     const res = handle({ method: 'POST', path, query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body) });
@@ -44,6 +47,8 @@ async function runMonth(subscriptions: number, transport: Transport, url: string
   await sim.outbox.idle();
   const deliveredMs = performance.now() - start;
   const bodies = sim.events().slice(before);
+  const undelivered = sim.deliveries().filter((d) => d.state !== 'delivered');
+  if (undelivered.length > 0) throw new Error(`${undelivered.length} events not delivered, e.g. ${JSON.stringify(undelivered[0]?.attempts)}`);
 
   const stringifyStart = performance.now();
   let bytes = 0;
@@ -71,8 +76,9 @@ export async function runSimBench(): Promise<void> {
   console.log(`  … and every event delivered to an in-process sink:        ${local.deliveredMs.toFixed(0)} ms, ${rate(local.events, local.deliveredMs)}, ${(local.stringifyMs / local.deliveredMs).toFixed(2)} × baseline`);
   if (delivered === 0) throw new Error('nothing was delivered');
 
-  // Real HTTP to a loopback receiver: the simulator delivers one event at a time, in order.
+  // Real HTTP: one delivery at a time (the simulator before issue #10) beside several in flight.
   const httpSubscriptions = Number(process.env.BENCH_SIM_HTTP_SUBSCRIPTIONS ?? 5_000);
+  const { fetchTransport } = await import('@tenure/billing-sim');
   let received = 0;
   const receiver = createServer((req, res) => {
     req.resume();
@@ -83,8 +89,28 @@ export async function runSimBench(): Promise<void> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const port = (receiver.address() as AddressInfo).port;
-  const { fetchTransport } = await import('@tenure/billing-sim');
-  const http = await runMonth(httpSubscriptions, fetchTransport(), `http://127.0.0.1:${port}/webhook`);
+  const line = (target: string, concurrency: number, run: SimRun, base: SimRun | null) =>
+    console.log(
+      `  ${target}, ${concurrency === 1 ? 'one at a time' : `${concurrency} in flight`}: ${run.events.toLocaleString('en')} events in ${run.deliveredMs.toFixed(0)} ms, ${rate(run.events, run.deliveredMs)}` +
+        (base === null ? '' : `, ${(base.deliveredMs / run.deliveredMs).toFixed(2)} × one at a time`),
+    );
+  console.log(`  real HTTP delivery of the month of ${httpSubscriptions.toLocaleString('en')} subscriptions (setup events first, then the advance):`);
+  const serial = await runMonth(httpSubscriptions, fetchTransport(), `http://127.0.0.1:${port}/webhook`, 1);
+  line('loopback receiver', 1, serial, null);
+  line('loopback receiver', DEFAULT_CONCURRENCY, await runMonth(httpSubscriptions, fetchTransport(), `http://127.0.0.1:${port}/webhook`), serial);
   receiver.close();
-  console.log(`  over real HTTP (${httpSubscriptions.toLocaleString('en')} subscriptions, one delivery at a time): ${http.events.toLocaleString('en')} events in ${http.deliveredMs.toFixed(0)} ms, ${rate(http.events, http.deliveredMs)} (${received.toLocaleString('en')} received)`);
+  if (received === 0) throw new Error('the receiver got nothing');
+
+  // A real `tenure serve` (memory store, its own core) as the receiver.
+  let serveSerial: SimRun | null = null;
+  for (const concurrency of [1, DEFAULT_CONCURRENCY]) {
+    const serve = await startServe({ store: 'memory', cores: 0, clock: 'event' });
+    try {
+      const run = await runMonth(httpSubscriptions, fetchTransport(), `${serve.url}/webhook`, concurrency, WEBHOOK_AUTH);
+      line('tenure serve (memory)', concurrency, run, serveSerial);
+      serveSerial ??= run;
+    } finally {
+      await serve.stop();
+    }
+  }
 }

@@ -53,8 +53,10 @@ export { realScheduler, createManualScheduler } from './delivery/scheduler.js';
 export type { Scheduler, ManualScheduler } from './delivery/scheduler.js';
 export { fetchTransport } from './delivery/transport.js';
 export type { Transport, TransportRequest, TransportResult } from './delivery/transport.js';
-export { REAL_RETRY_SCHEDULE_MS, FAST_RETRY_SCHEDULE_MS, webhookConfigSchema, faultsSchema } from './delivery/deliveryConfig.js';
-export type { WebhookConfig, WebhookConfigInput, Faults } from './delivery/deliveryConfig.js';
+export { REAL_RETRY_SCHEDULE_MS, FAST_RETRY_SCHEDULE_MS, DEFAULT_CONCURRENCY, webhookConfigSchema, faultsSchema } from './delivery/deliveryConfig.js';
+export type { WebhookConfig, WebhookConfigInput, WebhookEnvironment, Faults } from './delivery/deliveryConfig.js';
+export { acceptsEvent, configuredTargets } from './delivery/targets.js';
+export type { DeliveryTarget } from './delivery/targets.js';
 export type { DeliveryRecord, DeliveryAttempt, DeliveryState, AttemptKind } from './delivery/createOutbox.js';
 
 // --- Data export (RevenueCat's scheduled export, version 5) ---

@@ -181,7 +181,7 @@ describe('fault injection', () => {
   });
   it('reorders deliveries within the window at the reorder rate', async () => {
     receiver = await startReceiver();
-    const s = setup(createManualScheduler(), { webhook: { url: receiver.url, faults: { reorder_rate: 1, reorder_window: 3 } } });
+    const s = setup(createManualScheduler(), { webhook: { url: receiver.url, concurrency: 1, faults: { reorder_rate: 1, reorder_window: 3 } } });
     // Emit several events in one synchronous burst so they wait in the queue together.
     for (let i = 0; i < 6; i++) purchase(s, `u${i}`);
     await s.outbox.idle();
@@ -191,9 +191,9 @@ describe('fault injection', () => {
     expect(sent).not.toEqual(emitted);
     expect(s.deliveries().some((d) => d.faults.includes('reorder'))).toBe(true);
   });
-  it('injects nothing with the default rates', async () => {
+  it('injects nothing with the default rates (one at a time: in emission order)', async () => {
     receiver = await startReceiver();
-    const s = setup(createManualScheduler(), { webhook: { url: receiver.url } });
+    const s = setup(createManualScheduler(), { webhook: { url: receiver.url, concurrency: 1 } });
     await many(s, 5);
     expect(receiver.received.map((r) => r.body.event.id)).toEqual(s.events().map((e) => e.event.id));
   });

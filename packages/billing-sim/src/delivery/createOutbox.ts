@@ -1,13 +1,16 @@
 /**
- * The webhook outbox: sends each event to the configured URL one at a time in emission order, retries
- * anything but 200 on the retry schedule, keeps a delivery log of every attempt, redelivers by id,
- * and injects faults (duplicates, reordering, delays, drops) from a seeded PRNG.
+ * The webhook outbox: sends each event to every target whose filters accept it, with up to
+ * `concurrency` deliveries in flight at once (the billing service gives no ordering guarantee; 1
+ * sends one at a time in emission order), retries anything but 200 on the retry schedule, keeps a
+ * delivery log of every attempt, redelivers by id, and injects faults (duplicates, reordering,
+ * delays, drops) from a seeded PRNG.
  */
 import { createDeque } from '../internal/deque.js';
 import type { Random } from '../internal/random.js';
 import type { WebhookBody } from '../sim/webhookEvents.js';
 import type { WebhookConfig } from './deliveryConfig.js';
 import type { Scheduler } from './scheduler.js';
+import { acceptsEvent, configuredTargets, type DeliveryTarget } from './targets.js';
 import type { Transport, TransportRequest, TransportResult } from './transport.js';
 
 /**
@@ -35,12 +38,15 @@ export interface DeliveryAttempt {
   duration_ms: number;
 }
 
-export type DeliveryState = 'pending' | 'delayed' | 'retrying' | 'delivered' | 'failed' | 'dropped' | 'skipped';
+/** `filtered`: the target's environment or event-type filter left the event out. */
+export type DeliveryState = 'pending' | 'delayed' | 'retrying' | 'delivered' | 'failed' | 'dropped' | 'skipped' | 'filtered';
 
 export interface DeliveryRecord {
   event_id: string;
   event_type: string;
   event_timestamp_ms: number;
+  /** The webhook integration's id; null for the configured webhook (or none). */
+  target_id: string | null;
   state: DeliveryState;
   attempts: DeliveryAttempt[];
   next_attempt_at: number | null;
@@ -50,11 +56,14 @@ export interface DeliveryRecord {
 
 interface QueueItem {
   record: DeliveryRecord;
+  target: DeliveryTarget;
   kind: AttemptKind;
 }
 
 export interface Outbox {
+  /** Logs the event once per target (or once as skipped without one) and queues its deliveries; returns the first record. */
   enqueue(body: WebhookBody): DeliveryRecord;
+  /** One more attempt now to every target that took the event; returns its first record. */
   redeliver(eventId: string): DeliveryRecord | undefined;
   log(): DeliveryRecord[];
   get(eventId: string): DeliveryRecord | undefined;
@@ -66,20 +75,32 @@ export interface Outbox {
   reset(random: Random): void;
 }
 
+export interface OutboxDeps {
+  config: () => WebhookConfig;
+  scheduler: Scheduler;
+  transport: Transport;
+  random: Random;
+  /** Where events go (default: the configured webhook, `configuredTargets(config())`). */
+  targets?: () => DeliveryTarget[];
+}
+
 /**
- * Returns an outbox that reads its settings through `config()` at each step, so the target and the
- * faults can change at runtime.
+ * Returns an outbox that reads its settings through `config()` (and its targets through `targets()`)
+ * at each step, so targets, filters, concurrency and faults can change at runtime.
  *
  * @example
  * const outbox = createOutbox({ config: () => cfg, scheduler: realScheduler(), transport: fetchTransport(), random });
  */
-export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Scheduler; transport: Transport; random: Random }): Outbox {
+export function createOutbox(deps: OutboxDeps): Outbox {
   const { scheduler, transport } = deps;
+  const targetsNow = deps.targets ?? (() => configuredTargets(deps.config()));
   let random = deps.random;
-  const records = new Map<string, DeliveryRecord>();
+  const byEvent = new Map<string, DeliveryRecord[]>();
+  const all: DeliveryRecord[] = [];
   const queue = createDeque<QueueItem>();
   const timers = new Set<unknown>();
-  let running = false;
+  let inFlight = 0;
+  let fillScheduled = false;
   let waiters: (() => void)[] = [];
   const chance = (rate: number) => rate > 0 && random() < rate;
 
@@ -90,30 +111,31 @@ export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Sch
     }, ms);
     timers.add(handle);
   };
+  // Deliveries start on a microtask, so the events one command emits wait in the queue together
+  // (the reorder fault swaps among them).
+  const kick = () => {
+    if (fillScheduled) return;
+    fillScheduled = true;
+    queueMicrotask(fill);
+  };
   const push = (item: QueueItem) => {
     queue.push(item);
-    if (!running) {
-      running = true;
-      queueMicrotask(() => void pump());
-    }
+    kick();
   };
   const settle = () => {
     const w = waiters;
     waiters = [];
     for (const resolve of w) resolve();
   };
+  const busy = () => fillScheduled || inFlight > 0 || queue.length > 0;
 
   async function attempt(item: QueueItem): Promise<void> {
     const cfg = deps.config();
-    const { record } = item;
-    if (cfg.url === null) {
-      if (record.attempts.length === 0) record.state = 'skipped';
-      return;
-    }
+    const { record, target } = item;
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'tenure-billing-sim' };
-    if (cfg.authorization !== null) headers['authorization'] = cfg.authorization;
+    if (target.authorization !== null) headers['authorization'] = target.authorization;
     const started = scheduler.now();
-    const result = await send(transport, { url: cfg.url, headers, body: JSON.stringify(record.body), timeout_ms: cfg.timeout_ms });
+    const result = await send(transport, { url: target.url, headers, body: JSON.stringify(record.body), timeout_ms: cfg.timeout_ms });
     const status = 'status' in result ? result.status : null;
     record.attempts.push({
       n: record.attempts.length + 1,
@@ -129,7 +151,7 @@ export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Sch
       record.next_attempt_at = null;
       if (item.kind !== 'redeliver' && chance(cfg.faults.duplicate_rate)) {
         record.faults.push('duplicate');
-        queue.unshift({ record, kind: 'duplicate' });
+        queue.unshift({ record, target, kind: 'duplicate' });
       }
       return;
     }
@@ -146,13 +168,18 @@ export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Sch
     }
     record.state = 'retrying';
     record.next_attempt_at = scheduler.now() + delay;
-    later(delay, () => push({ record, kind: 'retry' }));
+    later(delay, () => push({ record, target, kind: 'retry' }));
   }
 
-  async function pump(): Promise<void> {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
-      const window = Math.min(deps.config().faults.reorder_window, queue.length);
-      if (item.kind === 'initial' && window > 0 && chance(deps.config().faults.reorder_rate)) {
+  /** Starts queued deliveries until `concurrency` are in flight; settles the waiters when all is done. */
+  function fill(): void {
+    fillScheduled = false;
+    const cfg = deps.config();
+    while (inFlight < cfg.concurrency) {
+      let item = queue.shift();
+      if (item === undefined) break;
+      const window = Math.min(cfg.faults.reorder_window, queue.length);
+      if (item.kind === 'initial' && window > 0 && chance(cfg.faults.reorder_rate)) {
         const j = Math.floor(random() * window);
         const swapped = queue.at(j);
         if (swapped !== undefined) {
@@ -161,52 +188,88 @@ export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Sch
           item = swapped;
         }
       }
-      await attempt(item);
+      inFlight += 1;
+      void attempt(item).then(done, done);
     }
-    running = false;
-    settle();
+    if (!busy()) settle();
   }
+  function done(): void {
+    inFlight -= 1;
+    fill();
+  }
+
+  function newRecord(body: WebhookBody, targetId: string | null): DeliveryRecord {
+    const record: DeliveryRecord = {
+      event_id: body.event.id,
+      event_type: body.event.type,
+      event_timestamp_ms: body.event.event_timestamp_ms,
+      target_id: targetId,
+      state: 'pending',
+      attempts: [],
+      next_attempt_at: null,
+      faults: [],
+      body,
+    };
+    const list = byEvent.get(record.event_id);
+    if (list === undefined) byEvent.set(record.event_id, [record]);
+    else list.push(record);
+    all.push(record);
+    return record;
+  }
+
+  function queueFirst(record: DeliveryRecord, target: DeliveryTarget): void {
+    const faults = deps.config().faults;
+    if (chance(faults.drop_rate)) {
+      record.state = 'dropped';
+      record.faults.push('drop');
+    } else if (chance(faults.delay_rate)) {
+      record.state = 'delayed';
+      record.faults.push('delay');
+      record.next_attempt_at = scheduler.now() + faults.delay_ms;
+      later(faults.delay_ms, () => {
+        record.state = 'pending';
+        push({ record, target, kind: 'initial' });
+      });
+    } else {
+      push({ record, target, kind: 'initial' });
+    }
+  }
+
+  const targetOf = new WeakMap<DeliveryRecord, DeliveryTarget>();
 
   return {
     enqueue(body) {
-      const faults = deps.config().faults;
-      const record: DeliveryRecord = {
-        event_id: body.event.id,
-        event_type: body.event.type,
-        event_timestamp_ms: body.event.event_timestamp_ms,
-        state: 'pending',
-        attempts: [],
-        next_attempt_at: null,
-        faults: [],
-        body,
-      };
-      records.set(record.event_id, record);
-      if (deps.config().url === null) {
+      const targets = targetsNow();
+      if (targets.length === 0) {
+        const record = newRecord(body, null);
         record.state = 'skipped';
-      } else if (chance(faults.drop_rate)) {
-        record.state = 'dropped';
-        record.faults.push('drop');
-      } else if (chance(faults.delay_rate)) {
-        record.state = 'delayed';
-        record.faults.push('delay');
-        record.next_attempt_at = scheduler.now() + faults.delay_ms;
-        later(faults.delay_ms, () => {
-          record.state = 'pending';
-          push({ record, kind: 'initial' });
-        });
-      } else {
-        push({ record, kind: 'initial' });
+        return record;
       }
-      return record;
+      let first: DeliveryRecord | undefined;
+      for (const target of targets) {
+        const record = newRecord(body, target.id);
+        first ??= record;
+        targetOf.set(record, target);
+        if (acceptsEvent(target, body)) queueFirst(record, target);
+        else record.state = 'filtered';
+      }
+      return first!;
     },
     redeliver(eventId) {
-      const record = records.get(eventId);
-      if (record !== undefined) push({ record, kind: 'redeliver' });
-      return record;
+      const records = byEvent.get(eventId);
+      if (records === undefined) return undefined;
+      const configured = configuredTargets(deps.config())[0];
+      for (const record of records) {
+        if (record.state === 'filtered') continue;
+        // An event logged as skipped (no target then) goes to the configured webhook, if there is one now.
+        const target = targetOf.get(record) ?? configured;
+        if (target !== undefined) push({ record, target, kind: 'redeliver' });
+      }
+      return records[0];
     },
-    log: () => [...records.values()],
-    get: (eventId) => records.get(eventId),
-    idle: () => (running || queue.length > 0 ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
+    log: () => [...all],
+    get: (eventId) => byEvent.get(eventId)?.[0],
+    idle: () => (busy() ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     close() {
       for (const t of timers) scheduler.clearTimeout(t);
       timers.clear();
@@ -214,7 +277,8 @@ export function createOutbox(deps: { config: () => WebhookConfig; scheduler: Sch
     reset(next) {
       for (const t of timers) scheduler.clearTimeout(t);
       timers.clear();
-      records.clear();
+      byEvent.clear();
+      all.length = 0;
       while (queue.shift() !== undefined);
       random = next;
     },

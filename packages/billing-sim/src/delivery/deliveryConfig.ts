@@ -1,4 +1,4 @@
-/** Webhook target, retry schedule and fault injection settings, with their zod schemas. */
+/** Webhook target, filters, concurrency, retry schedule and fault injection settings, with their zod schemas. */
 import { z } from 'zod';
 
 /**
@@ -15,6 +15,23 @@ export const REAL_RETRY_SCHEDULE_MS = [5, 10, 20, 40, 80].map((m) => m * 60_000)
  * sim.configureWebhook({ retry_schedule: 'fast' }); // uses FAST_RETRY_SCHEDULE_MS
  */
 export const FAST_RETRY_SCHEDULE_MS = [50, 100, 200, 400, 800];
+
+/**
+ * How many deliveries are in flight at once by default. The billing service documents no ordering
+ * guarantee; 8 keeps a loopback receiver busy without opening a socket per event.
+ *
+ * @example
+ * sim.configureWebhook({ concurrency: 1 }); // one at a time, in emission order
+ */
+export const DEFAULT_CONCURRENCY = 8;
+/** The most deliveries in flight at once. */
+export const MAX_CONCURRENCY = 256;
+
+/** The environment filter of a webhook integration (API v2's lower-case values). */
+export const webhookEnvironmentSchema = z.enum(['production', 'sandbox']);
+export type WebhookEnvironment = z.output<typeof webhookEnvironmentSchema>;
+/** An event type as API v2's `WebhookEventType` writes it: lower case (new types may appear). */
+export const webhookEventTypeSchema = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'Expected a lower-case event type such as "renewal"');
 
 /**
  * Fault injection rates (0..1) and their parameters; omitted rates are 0.
@@ -52,6 +69,12 @@ export const webhookConfigSchema = z.strictObject({
   retry_schedule: z.union([z.enum(['real', 'fast']), z.array(z.number().int().min(0)).max(20)]).optional(),
   /** Per-attempt timeout (the billing service disconnects after 60 s). */
   timeout_ms: z.number().int().min(1).max(600_000).optional(),
+  /** Deliveries in flight at once (default 8; 1 delivers one at a time in emission order). */
+  concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).optional(),
+  /** Only events of this store environment (`production`, `sandbox`); null: both. */
+  environment: webhookEnvironmentSchema.nullable().optional(),
+  /** Only events of these types (lower case, as API v2's `WebhookEventType`); null: all. */
+  event_types: z.array(webhookEventTypeSchema).min(1).nullable().optional(),
   faults: faultsSchema.optional(),
 });
 export type WebhookConfigInput = z.input<typeof webhookConfigSchema>;
@@ -61,6 +84,9 @@ export interface WebhookConfig {
   authorization: string | null;
   retry_schedule_ms: number[];
   timeout_ms: number;
+  concurrency: number;
+  environment: WebhookEnvironment | null;
+  event_types: string[] | null;
   faults: Faults;
 }
 

@@ -7,6 +7,7 @@ import { parseDuration, addDuration } from '../internal/duration.js';
 import { seededRandom } from '../internal/random.js';
 import { createOutbox, type DeliveryRecord, type Outbox } from '../delivery/createOutbox.js';
 import {
+  DEFAULT_CONCURRENCY,
   NO_FAULTS,
   faultsSchema,
   scheduleOf,
@@ -101,6 +102,9 @@ function mergeWebhook(current: WebhookConfig, input: WebhookConfigInput): Webhoo
     authorization: input.authorization === undefined ? current.authorization : input.authorization,
     retry_schedule_ms: input.retry_schedule === undefined ? current.retry_schedule_ms : [...scheduleOf(input.retry_schedule)],
     timeout_ms: input.timeout_ms ?? current.timeout_ms,
+    concurrency: input.concurrency ?? current.concurrency,
+    environment: input.environment === undefined ? current.environment : input.environment,
+    event_types: input.event_types === undefined ? current.event_types : input.event_types,
     faults: input.faults === undefined ? current.faults : faultsSchema.parse(input.faults),
   };
 }
@@ -131,7 +135,7 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
     country_code: options.country_code ?? 'US',
   };
   let webhook: WebhookConfig = mergeWebhook(
-    { url: null, authorization: null, retry_schedule_ms: scheduleOf('real'), timeout_ms: 60_000, faults: NO_FAULTS },
+    { url: null, authorization: null, retry_schedule_ms: scheduleOf('real'), timeout_ms: 60_000, concurrency: DEFAULT_CONCURRENCY, environment: null, event_types: null, faults: NO_FAULTS },
     options.webhook ?? {},
   );
   const start = options.now ?? DEFAULT_START;
