@@ -168,6 +168,8 @@ function runMachine(run: { start: number; steps: { dt: number; step: Step }[]; t
 const believedState = (sub: SubscriptionState): string => {
   switch (sub.status) {
     case 'expired':
+      // Ended by a refund (EXPIRATION with CUSTOMER_SUPPORT): the core's refunded state.
+      return sub.refund !== null ? 'refunded' : 'churned';
     case 'temporary':
       return 'churned';
     case 'paused':
