@@ -1,6 +1,8 @@
 // Import and webhooks agree (issue #10 §3): a simulated population delivered by webhooks to one
 // store, and imported from the simulator's data export (version 5 CSV) into another, yields the
-// same subscribers. Model test over small populations and arbitrary lifecycles.
+// same subscribers. Model test over small populations and arbitrary lifecycles: purchases with and
+// without trials, opt-outs and uncancellations, billing issues at a renewal with and without grace
+// and their recovery, refunds, forced expirations, immediate plan changes, top-ups and their refunds.
 import { Readable } from 'node:stream';
 import { createBillingSimulator, exportCsvLines, exportRows } from '@tenure/billing-sim';
 import { DEFAULT_CONFIG, parseWebhook, type Subscriber, type SubscriberStore } from '@tenure/core';
@@ -20,7 +22,8 @@ type Op =
   | { kind: 'recover'; c: number }
   | { kind: 'refund'; c: number }
   | { kind: 'refundTopup'; c: number }
-  | { kind: 'expire'; c: number };
+  | { kind: 'expire'; c: number }
+  | { kind: 'switch'; c: number };
 
 const CUSTOMERS = 4;
 const customer = fc.integer({ min: 0, max: CUSTOMERS - 1 });
@@ -34,6 +37,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('refund' as const), c: customer }),
   fc.record({ kind: fc.constant('refundTopup' as const), c: customer }),
   fc.record({ kind: fc.constant('expire' as const), c: customer }),
+  fc.record({ kind: fc.constant('switch' as const), c: customer }),
 );
 /** Each step waits whole hours (1 h to 2 days, or up to 45 days) then acts, so no two actions share an instant. */
 const wait = fc.oneof(fc.integer({ min: 1, max: 48 }), fc.integer({ min: 1, max: 45 * 24 }));
@@ -47,12 +51,14 @@ function simulate(plan: readonly [number, Op][]) {
     environment: 'PRODUCTION',
     products: [
       { id: 'monthly', type: 'subscription', period: 'P1M', trial_period: 'P7D', price: 9.99 },
+      { id: 'annual', type: 'subscription', period: 'P1Y', price: 79.99 },
       { id: 'pack', type: 'consumable', price: 4.99 },
     ],
   });
   const project_id = sim.settings.default_project_id;
   const subs = new Map<number, string>();
   const topups = new Map<number, string>();
+  const plans = new Map<number, string>();
   for (const [hours, step] of plan) {
     sim.advanceBy(hours * HOUR);
     const sub = subs.get(step.c) ?? 'none';
@@ -60,7 +66,10 @@ function simulate(plan: readonly [number, Op][]) {
     switch (step.kind) {
       case 'buy': {
         const r = sim.dispatch({ type: 'purchase', project_id, customer_id: `c${step.c}`, product_id: 'monthly', trial: step.trial, presented_offering_id: null, country_code: null });
-        if (r.ok && r.value.kind === 'subscription') subs.set(step.c, r.value.subscription_id);
+        if (r.ok && r.value.kind === 'subscription') {
+          subs.set(step.c, r.value.subscription_id);
+          plans.set(step.c, 'monthly');
+        }
         break;
       }
       case 'topup': {
@@ -90,6 +99,13 @@ function simulate(plan: readonly [number, Op][]) {
       case 'expire':
         sim.dispatch({ type: 'expire', subscription_id: sub, reason: 'UNKNOWN' });
         break;
+      case 'switch': {
+        // An immediate change (PRODUCT_CHANGE + RENEWAL now) between the two plans. A change at the
+        // next renewal is left out: the export has no transaction for it until that renewal.
+        const next = plans.get(step.c) === 'annual' ? 'monthly' : 'annual';
+        if (sim.dispatch({ type: 'change_product', subscription_id: sub, new_product_id: next, timing: 'immediate' }).ok) plans.set(step.c, next);
+        break;
+      }
     }
   }
   return sim;
@@ -151,6 +167,7 @@ describe('the simulator\'s export imported, and its webhooks delivered, give the
           [[[1, { kind: 'buy', c: 2, trial: false }], [2, { kind: 'fail', c: 2, graceHours: null }], [24 * 31, { kind: 'topup', c: 3 }]]],
           [[[1, { kind: 'buy', c: 2, trial: false }], [24 * 40, { kind: 'refund', c: 2 }], [2, { kind: 'topup', c: 2 }], [3, { kind: 'refundTopup', c: 2 }]]],
           [[[1, { kind: 'buy', c: 3, trial: false }], [24 * 10, { kind: 'expire', c: 3 }]]],
+          [[[1, { kind: 'buy', c: 3, trial: true }], [24 * 10, { kind: 'switch', c: 3 }], [24 * 40, { kind: 'switch', c: 3 }]]],
         ],
       },
     );
