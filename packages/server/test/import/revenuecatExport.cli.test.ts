@@ -3,6 +3,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_CONFIG, parseWebhook, type Subscriber, type SubscriberStore } from '@tenure/core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -166,6 +167,18 @@ describe('tenure import --format revenuecat-export', () => {
     expect(err).toContain('\n  line 4 (start_time): Expected a UTC time');
     expect(err).toContain('\n  line 8 (row): Expected 44 cells like the header, got 2');
     expect((await subscribers(db)).map((s) => s.customer_id)).toEqual(['alice', 'bob', 'carol']);
+  });
+
+  it('reads stdin (-), gzip, with quoted cells holding commas, quotes and newlines; lines are counted in the file', async () => {
+    const db = fresh();
+    const attributes = '{"$displayName": {"value": "Ann, \\"the\\" first\\nline two", "updated_at_ms": 1}}'.replace('\\n', '\n');
+    const rows = [{ ...ROWS[0], custom_subscriber_attributes: attributes }, { ...ROWS[2], start_time: 'bad' }];
+    const c = capture();
+    const io = { ...c.io, stdinStream: Readable.from([gzipSync(toCsv(rows))]) };
+    expect((await runDataCommand('import', ['-', '--format', 'revenuecat-export', '--store', `sqlite:${db}`], {}, io)).code).toBe(1);
+    // The first row spans lines 2 and 3, so bob's row is line 4.
+    expect(c.err.join('')).toContain('\n  line 4 (start_time): ');
+    expect((await subscribers(db)).map((s) => s.customer_id)).toEqual(['alice']);
   });
 
   it('later webhooks fold on top of the imported state', async () => {
