@@ -33,7 +33,7 @@ export type { Clock, ClockSpec } from './clock/clock.js';
 // --- Store ---
 export { createMemorySubscriberStore } from './store/memorySubscriberStore.js';
 export type { MemorySubscriberStore, MemoryStoreOptions } from './store/memorySubscriberStore.js';
-export { DEFAULT_STORE_SPEC, parseStoreSpec, describeStoreSpec, openStore } from './store/openStore.js';
+export { DEFAULT_STORE_SPEC, parseStoreSpec, describeStoreSpec, openStore, sandboxStoreSpec } from './store/openStore.js';
 export type { StoreSpec, ParsedStoreSpec, OpenStoreOptions } from './store/openStore.js';
 
 // --- Import of RevenueCat's data export ---

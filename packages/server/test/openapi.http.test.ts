@@ -27,7 +27,7 @@ describe('GET /openapi.json', () => {
     app = await startTestServer();
     const doc = (await app.request('GET', '/openapi.json')).body;
     const atRisk = doc.paths['/api/at-risk'].get.parameters.map((p: { name: string }) => p.name);
-    expect(atRisk).toEqual(['min_score', 'state', 'band', 'sort', 'limit', 'cursor']);
+    expect(atRisk).toEqual(['min_score', 'state', 'band', 'environment', 'sort', 'limit', 'cursor']);
     const state = doc.paths['/api/at-risk'].get.parameters.find((p: { name: string }) => p.name === 'state');
     expect(state.schema.enum).toEqual(['trialing', 'active', 'pending_cancel', 'churned', 'billing_issue', 'paused', 'refunded']);
     const activity = doc.paths['/api/subscribers/{customer_id}/activity'].post.requestBody.content['application/json'].schema;

@@ -31,8 +31,20 @@ const filters = {
   band: z.enum(RISK_BANDS).optional(),
 };
 
+/** The environments the service keeps apart: RevenueCat's `environment`, lower case. */
+export const ENVIRONMENTS = ['production', 'sandbox'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+const environment = z
+  .enum(ENVIRONMENTS)
+  .optional()
+  .meta({ description: '`production` (default) or `sandbox`: SANDBOX events are kept apart and never dispatched.' });
+
+/** The query of the subscriber routes: which environment to read (other parameters are ignored, as before). */
+export const environmentQuerySchema = z.object({ environment });
+
 export const atRiskQuerySchema = z.strictObject({
   ...filters,
+  environment,
   sort: z
     .enum(AT_RISK_SORTS)
     .optional()

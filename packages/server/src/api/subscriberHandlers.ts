@@ -5,32 +5,38 @@ import { apiError, type HandlerResult } from '../http/apiError.js';
 import { storeContext } from '../store/storeContext.js';
 import { atRiskItem, recommendView, subscriberView } from './views.js';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from './atRiskCursor.js';
-import type { AtRiskQuery } from './schemas.js';
+import type { AtRiskQuery, Environment } from './schemas.js';
 
-type Deps = Pick<RetentionRuntime, 'store' | 'clock' | 'config'>;
+type Deps = Pick<RetentionRuntime, 'store' | 'sandboxStore' | 'clock' | 'config'>;
+
+/** The deps with `store` set to the environment's store. */
+const inEnvironment = (deps: Deps, environment: Environment | undefined): Deps =>
+  environment === 'sandbox' ? { ...deps, store: deps.sandboxStore } : deps;
 
 const unknownCustomer = (id: string) => apiError('not_found', `Unknown customer "${id}"`, 'customer_id');
 
 /**
- * Given a customer id, returns 200 with the subscriber's record, score and breakdown, or 404.
+ * Given a customer id (and an environment, default production), returns 200 with the subscriber's
+ * record, score and breakdown, or 404.
  *
  * @example
  * await getSubscriber(runtime, 'user_1'); // { status: 200, body: { customer_id: 'user_1', state: 'active', ... } }
  */
-export async function getSubscriber(deps: Deps, customerId: string): Promise<HandlerResult> {
-  const subscriber = await deps.store.get(customerId);
+export async function getSubscriber(deps: Deps, customerId: string, environment?: Environment): Promise<HandlerResult> {
+  const subscriber = await inEnvironment(deps, environment).store.get(customerId);
   if (subscriber === undefined) return unknownCustomer(customerId);
   return { status: 200, body: subscriberView(assessSubscriber(subscriber, deps.clock.now(), deps.config)) };
 }
 
 /**
- * Given a customer id, returns 200 with its risk and recommendations (priority order), or 404.
+ * Given a customer id (and an environment, default production), returns 200 with its risk and
+ * recommendations (priority order), or 404.
  *
  * @example
  * await getRecommendations(runtime, 'user_1'); // body.recommendations[0].priority === 1
  */
-export async function getRecommendations(deps: Deps, customerId: string): Promise<HandlerResult> {
-  const subscriber = await deps.store.get(customerId);
+export async function getRecommendations(deps: Deps, customerId: string, environment?: Environment): Promise<HandlerResult> {
+  const subscriber = await inEnvironment(deps, environment).store.get(customerId);
   if (subscriber === undefined) return unknownCustomer(customerId);
   return { status: 200, body: recommendView(assessSubscriber(subscriber, deps.clock.now(), deps.config)) };
 }
@@ -42,12 +48,17 @@ export async function getRecommendations(deps: Deps, customerId: string): Promis
  * @example
  * await recordSubscriberActivity(runtime, 'user_1', undefined);
  */
-export async function recordSubscriberActivity(deps: Deps, customerId: string, at: number | undefined): Promise<HandlerResult> {
+export async function recordSubscriberActivity(
+  deps: Deps,
+  customerId: string,
+  at: number | undefined,
+  environment?: Environment,
+): Promise<HandlerResult> {
   const ctx = storeContext(deps);
   const when = at ?? ctx.now;
-  const subscriber = await deps.store.recordActivity(customerId, when, ctx);
+  const subscriber = await inEnvironment(deps, environment).store.recordActivity(customerId, when, ctx);
   if (subscriber === undefined) return unknownCustomer(customerId);
-  deps.clock.observe?.(when);
+  if (environment !== 'sandbox') deps.clock.observe?.(when);
   return { status: 200, body: { ok: true, customer_id: customerId, last_activity_at: subscriber.last_activity_at } };
 }
 
@@ -55,7 +66,8 @@ export async function recordSubscriberActivity(deps: Deps, customerId: string, a
  * Given the validated query, returns one page of at-risk subscribers with their top recommendation
  * and monthly value, in score order (default) or revenue order, and the total over every page,
  * read from the store's at-risk index (exact at the clock's `now`; the default minimum score is the
- * configured `bands.high`). An unreadable cursor, or one of the other order, is a 400 naming `cursor`.
+ * configured `bands.high`), of production unless `environment=sandbox`. An unreadable cursor, or one
+ * of the other order, is a 400 naming `cursor`.
  *
  * @example
  * await listAtRisk(runtime, { min_score: 80, sort: 'revenue' }); // { items: [...], next_cursor: null, total: { subscribers, monthly_value_usd } }
@@ -65,10 +77,11 @@ export async function listAtRisk(deps: Deps, query: AtRiskQuery): Promise<Handle
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, sort);
   if (query.cursor !== undefined && after === undefined) return apiError('invalid_request', `Unknown cursor for sort=${sort}`, 'cursor');
   const filters = { min_score: query.min_score, state: query.state, band: query.band, limit: query.limit ?? DEFAULT_PAGE_SIZE };
+  const { store } = inEnvironment(deps, query.environment);
   const page =
     sort === 'revenue'
-      ? await deps.store.atRisk({ ...filters, sort, after: after as RevenuePosition | undefined }, storeContext(deps))
-      : await deps.store.atRisk({ ...filters, after: after as AtRiskPosition | undefined }, storeContext(deps));
+      ? await store.atRisk({ ...filters, sort, after: after as RevenuePosition | undefined }, storeContext(deps))
+      : await store.atRisk({ ...filters, after: after as AtRiskPosition | undefined }, storeContext(deps));
   return {
     status: 200,
     body: {

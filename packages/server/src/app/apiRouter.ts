@@ -2,7 +2,16 @@
 import express, { type Request, type Response } from 'express';
 import { getRecommendations, getSubscriber, listAtRisk, recordSubscriberActivity } from '../api/subscriberHandlers.js';
 import { listDispatches, runDispatch } from '../api/dispatchHandlers.js';
-import { activityBodySchema, atRiskQuerySchema, customerIdParamsSchema, dispatchBodySchema, dispatchesQuerySchema, dispatchQuerySchema } from '../api/schemas.js';
+import {
+  activityBodySchema,
+  atRiskQuerySchema,
+  customerIdParamsSchema,
+  dispatchBodySchema,
+  dispatchesQuerySchema,
+  dispatchQuerySchema,
+  environmentQuerySchema,
+  type Environment,
+} from '../api/schemas.js';
 import { apiError, type HandlerResult } from '../http/apiError.js';
 import { headerValue } from '../http/secretMatcher.js';
 import { validate } from '../http/validate.js';
@@ -39,19 +48,21 @@ export function createApiRouter(rt: RetentionRuntime): express.Router {
     send(res, apiError('unsupported_media_type', 'Send the body as application/json', 'body'));
   });
 
-  const withCustomer = (run: (id: string, req: Request) => Promise<HandlerResult>) =>
+  const withCustomer = (run: (id: string, environment: Environment | undefined, req: Request) => Promise<HandlerResult>) =>
     route(async (req) => {
       const params = validate(customerIdParamsSchema, req.params);
-      return params.ok ? run(params.data.customer_id, req) : params.error;
+      if (!params.ok) return params.error;
+      const query = validate(environmentQuerySchema, req.query);
+      return query.ok ? run(params.data.customer_id, query.data.environment, req) : query.error;
     });
 
-  router.get('/subscribers/:customer_id', withCustomer((id) => getSubscriber(rt, id)));
-  router.get('/subscribers/:customer_id/recommend', withCustomer((id) => getRecommendations(rt, id)));
+  router.get('/subscribers/:customer_id', withCustomer((id, environment) => getSubscriber(rt, id, environment)));
+  router.get('/subscribers/:customer_id/recommend', withCustomer((id, environment) => getRecommendations(rt, id, environment)));
   router.post(
     '/subscribers/:customer_id/activity',
-    withCustomer(async (id, req) => {
+    withCustomer(async (id, environment, req) => {
       const body = validate(activityBodySchema, bodyOf(req));
-      return body.ok ? recordSubscriberActivity(rt, id, body.data.at) : body.error;
+      return body.ok ? recordSubscriberActivity(rt, id, body.data.at, environment) : body.error;
     }),
   );
   router.get(

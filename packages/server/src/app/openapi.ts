@@ -14,6 +14,8 @@ const err = (description: string) => ({ description, content: content(s.errorBod
 const queryParams = (schema: z.ZodObject) =>
   Object.entries(schema.shape).map(([name, field]) => ({ name, in: 'query', required: false, schema: json(field as z.ZodType) }));
 const customerParam = { name: 'customer_id', in: 'path', required: true, schema: json(s.customerIdParamsSchema.shape.customer_id) };
+/** The path's customer and the environment to read (production unless `environment=sandbox`). */
+const customerParams = [customerParam, ...queryParams(s.environmentQuerySchema)];
 
 const api = (responses: Record<string, unknown>) => ({ security: [{ bearer: [] }], ...responses });
 const common = { '400': err('Invalid request: `error.field` names the parameter'), '401': err('Missing or wrong bearer token') };
@@ -43,7 +45,7 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
           security: [{ webhookAuth: [] }],
           requestBody: { required: true, content: content(webhookBodySchema) },
           responses: {
-            '200': ok('Applied, duplicate (same event id) or ignored (unhandled type)', s.webhookAckSchema),
+            '200': ok('Applied (a SANDBOX event to the sandbox store, apart from production), duplicate (same event id) or ignored (unhandled type)', s.webhookAckSchema),
             '400': err('Malformed JSON or a missing/invalid field (nothing stored)'),
             '401': err('Wrong or missing Authorization header while BILLING_WEBHOOK_AUTH_KEY is set'),
             '413': err('Body over 1 MB'),
@@ -53,15 +55,15 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
       '/health': { get: { summary: 'Liveness', responses: { '200': ok('Up', s.healthResponseSchema) } } },
       '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
       '/api/subscribers/{customer_id}': {
-        get: { summary: 'A subscriber: state, counters, timestamps, score and breakdown', parameters: [customerParam], ...api({ responses: { '200': ok('The subscriber', s.subscriberResponseSchema), ...common, '404': err('Unknown customer') } }) },
+        get: { summary: 'A subscriber: state, counters, timestamps, score and breakdown', parameters: customerParams, ...api({ responses: { '200': ok('The subscriber', s.subscriberResponseSchema), ...common, '404': err('Unknown customer') } }) },
       },
       '/api/subscribers/{customer_id}/recommend': {
-        get: { summary: "A subscriber's risk and recommendations", parameters: [customerParam], ...api({ responses: { '200': ok('Recommendations, priority 1 first', s.recommendResponseSchema), ...common, '404': err('Unknown customer') } }) },
+        get: { summary: "A subscriber's risk and recommendations", parameters: customerParams, ...api({ responses: { '200': ok('Recommendations, priority 1 first', s.recommendResponseSchema), ...common, '404': err('Unknown customer') } }) },
       },
       '/api/subscribers/{customer_id}/activity': {
         post: {
           summary: 'Report that the subscriber was active (feeds the inactivity signal)',
-          parameters: [customerParam],
+          parameters: customerParams,
           requestBody: { required: false, content: content(s.activityBodySchema) },
           ...api({ responses: { '200': ok('Recorded', s.activityResponseSchema), ...common, '404': err('Unknown customer') } }),
         },

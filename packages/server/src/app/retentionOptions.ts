@@ -37,6 +37,12 @@ export interface RetentionOptions {
   /** Default: a new in-memory store. The service closes it on shutdown. */
   store?: SubscriberStore;
   /**
+   * Where SANDBOX webhooks are kept, apart from production (never scored into production lists,
+   * never dispatched); read with `?environment=sandbox`. Default: a new in-memory store. The
+   * service closes it on shutdown.
+   */
+  sandboxStore?: SubscriberStore;
+  /**
    * Every this many ms, re-materialize the at-risk rows whose `rescore_at` has passed (batches of
    * 1000), so queries find little to refresh. Default 1000; 0 turns it off (answers stay exact).
    */
@@ -61,6 +67,8 @@ export interface RetentionOptions {
 /** What the handlers share. Internal: built once per app or listener. */
 export interface RetentionRuntime {
   store: SubscriberStore;
+  /** SANDBOX events and their subscribers: readable, never dispatched. */
+  sandboxStore: SubscriberStore;
   clock: Clock;
   config: TenureConfig;
   logger: Logger;
@@ -88,6 +96,7 @@ export interface RetentionRuntime {
  */
 export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime {
   const store = options.store ?? createMemorySubscriberStore();
+  const sandboxStore = options.sandboxStore ?? createMemorySubscriberStore();
   const clock = options.clock ?? wallClock();
   const config = resolveConfig(options.config);
   const serviceName = options.serviceName ?? 'tenure';
@@ -125,6 +134,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
 
   return {
     store,
+    sandboxStore,
     clock,
     config,
     logger,
@@ -141,7 +151,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
       await sweep.stop(); // before the store closes under it
       await dispatcher.drain(signal);
       await Promise.allSettled(notifiers.map((n) => n.close?.()));
-      await store.close();
+      await Promise.all([store.close(), sandboxStore.close()]);
     },
   };
 }

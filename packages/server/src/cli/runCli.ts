@@ -6,7 +6,7 @@ import type { Notifier } from '../notify/notifier.js';
 import { createSlackNotifier } from '../notify/slackNotifier.js';
 import { createSmtpNotifier } from '../notify/smtpNotifier.js';
 import { startRetentionServer, type RunningRetentionServer } from '../server/startRetentionServer.js';
-import { describeStoreSpec, errorLine, openStore, parseStoreSpec, redactStoreText } from '../store/openStore.js';
+import { describeStoreSpec, errorLine, openStore, parseStoreSpec, redactStoreText, sandboxStoreSpec } from '../store/openStore.js';
 import { runDataCommand } from './dataCommands.js';
 import { MAIN_HELP, SERVE_HELP } from './helpText.js';
 import { parseServeArgs, type ServeConfig } from './serveConfig.js';
@@ -62,8 +62,17 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
       await Promise.allSettled(notifiers.map((n) => n.close?.()));
       throw error;
     });
+    // SANDBOX events go to a second namespace of the same kind (docs/storage.md, "Environments").
+    const sandboxSpec = sandboxStoreSpec(storeSpec.spec);
+    const sandboxStore = await (sandboxSpec.ok ? openStore(sandboxSpec.spec, { applicationName: c.serviceName }) : Promise.reject(new Error(sandboxSpec.error))).catch(
+      async (error: unknown) => {
+        await Promise.allSettled([store.close(), ...notifiers.map((n) => n.close?.())]);
+        throw error;
+      },
+    );
     const running = await startRetentionServer({
       store,
+      sandboxStore,
       port: c.port,
       host: c.host,
       serviceName: c.serviceName,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeStoreSpec, errorLine, openStore, parseStoreSpec, redactStoreText } from './openStore.js';
+import { describeStoreSpec, errorLine, openStore, parseStoreSpec, redactStoreText, sandboxStoreSpec } from './openStore.js';
 
 describe('parseStoreSpec', () => {
   it.each([
@@ -31,6 +31,20 @@ describe('parseStoreSpec', () => {
     const parsed = parseStoreSpec(text);
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.error).toMatch(message);
+  });
+});
+
+describe('sandboxStoreSpec', () => {
+  it('names a second namespace of the same kind for SANDBOX events', () => {
+    expect(sandboxStoreSpec({ kind: 'memory' })).toEqual({ ok: true, spec: { kind: 'memory' } });
+    expect(sandboxStoreSpec({ kind: 'sqlite', path: './data/tenure.db' })).toEqual({ ok: true, spec: { kind: 'sqlite', path: './data/tenure.sandbox.db' } });
+    expect(sandboxStoreSpec({ kind: 'sqlite', path: '/var/lib/v1.2/tenure' })).toEqual({ ok: true, spec: { kind: 'sqlite', path: '/var/lib/v1.2/tenure.sandbox' } });
+    expect(sandboxStoreSpec({ kind: 'sqlite', path: './.tenure' })).toEqual({ ok: true, spec: { kind: 'sqlite', path: './.tenure.sandbox' } });
+    expect(sandboxStoreSpec({ kind: 'sqlite', path: ':memory:' })).toEqual({ ok: true, spec: { kind: 'sqlite', path: ':memory:' } });
+    const url = 'postgres://app@db/tenure';
+    expect(sandboxStoreSpec({ kind: 'postgres', url, schema: 'tenure' })).toEqual({ ok: true, spec: { kind: 'postgres', url, schema: 'tenure_sandbox' } });
+    expect(sandboxStoreSpec({ kind: 'postgres', url })).toEqual({ ok: true, spec: { kind: 'postgres', url, schema: 'public_sandbox' } });
+    expect(sandboxStoreSpec({ kind: 'postgres', url, schema: 'x'.repeat(60) })).toMatchObject({ ok: false });
   });
 });
 

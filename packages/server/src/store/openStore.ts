@@ -93,6 +93,38 @@ export function redactStoreText(text: string): string {
   return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
 }
 
+/** The longest PostgreSQL identifier, in bytes. */
+const MAX_SCHEMA = 63;
+
+/**
+ * Given the spec of the production store, returns the spec of the store SANDBOX events are kept in,
+ * apart from production (decision: a second namespace of the same kind): memory → memory; a SQLite
+ * file → a file beside it with `.sandbox` before the extension (`:memory:` stays); PostgreSQL → the
+ * same database, schema `<schema>_sandbox` (`public_sandbox` without one). Pure.
+ *
+ * @example
+ * sandboxStoreSpec({ kind: 'sqlite', path: './data/tenure.db' }); // { kind: 'sqlite', path: './data/tenure.sandbox.db' }
+ * sandboxStoreSpec({ kind: 'postgres', url, schema: 'tenure' }); // { kind: 'postgres', url, schema: 'tenure_sandbox' }
+ */
+export function sandboxStoreSpec(spec: StoreSpec): ParsedStoreSpec {
+  switch (spec.kind) {
+    case 'memory':
+      return { ok: true, spec };
+    case 'sqlite': {
+      if (spec.path === ':memory:') return { ok: true, spec };
+      const slash = Math.max(spec.path.lastIndexOf('/'), spec.path.lastIndexOf('\\'));
+      const dot = spec.path.lastIndexOf('.');
+      const path = dot > slash + 1 ? `${spec.path.slice(0, dot)}.sandbox${spec.path.slice(dot)}` : `${spec.path}.sandbox`;
+      return { ok: true, spec: { kind: 'sqlite', path } };
+    }
+    case 'postgres': {
+      const schema = `${spec.schema ?? 'public'}_sandbox`;
+      if (schema.length > MAX_SCHEMA) return { ok: false, error: `the sandbox schema "${schema}" would be longer than ${MAX_SCHEMA} characters: use a shorter schema` };
+      return { ok: true, spec: { kind: 'postgres', url: spec.url, schema } };
+    }
+  }
+}
+
 /** Options of `openStore` that only some stores use. */
 export interface OpenStoreOptions {
   /** PostgreSQL `application_name` (shown in `pg_stat_activity`); default the driver's. */

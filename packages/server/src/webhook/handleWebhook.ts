@@ -11,7 +11,13 @@ import { headerValue, type SecretMatcher } from '../http/secretMatcher.js';
 import { storeContext } from '../store/storeContext.js';
 
 export interface WebhookDeps {
+  /** Where PRODUCTION events go (and events without `environment`). */
   store: SubscriberStore;
+  /**
+   * Where SANDBOX events go: kept apart, so they never reach production scores, lists or alerts.
+   * Without one, sandbox events are acknowledged as ignored.
+   */
+  sandboxStore?: SubscriberStore | undefined;
   clock: Clock;
   /**
    * The rules the store materializes at-risk rows with. Required, not defaulted: a store whose rows
@@ -20,7 +26,7 @@ export interface WebhookDeps {
   config: TenureConfig;
   /** Checks the Authorization header against BILLING_WEBHOOK_AUTH_KEY (disabled when unset). */
   webhookAuth: SecretMatcher;
-  /** Runs after the response for every newly applied event (auto-dispatch); errors are its own. */
+  /** Runs after the response for every newly applied production event (auto-dispatch); errors are its own. */
   afterApplied?: ((subscriber: Subscriber) => void) | undefined;
 }
 
@@ -86,6 +92,17 @@ export async function handleParsedWebhook(value: unknown, headers: WebhookHeader
   return applyWebhookValue(value, deps);
 }
 
+/**
+ * Given a handled event, returns whether it belongs to the sandbox: `environment` is `SANDBOX` (any
+ * case). Events without `environment` are production. Pure.
+ *
+ * @example
+ * isSandboxEvent({ ...event, environment: 'SANDBOX' }); // true
+ */
+export function isSandboxEvent(event: { environment?: string | null | undefined }): boolean {
+  return typeof event.environment === 'string' && event.environment.toUpperCase() === 'SANDBOX';
+}
+
 async function applyWebhookValue(value: unknown, deps: WebhookDeps): Promise<WebhookResult> {
   let parsed;
   try {
@@ -100,13 +117,18 @@ async function applyWebhookValue(value: unknown, deps: WebhookDeps): Promise<Web
   if (!parsed.value.handled) return { status: 200, body: ACKS.ignored };
 
   const event = parsed.value.event;
+  const sandbox = isSandboxEvent(event);
+  const store = sandbox ? deps.sandboxStore : deps.store;
+  if (store === undefined) return { status: 200, body: ACKS.ignored };
   let outcome;
   try {
-    outcome = await deps.store.applyEvent(event, storeContext(deps));
+    outcome = await store.applyEvent(event, storeContext(deps));
   } catch {
     return apiError('unavailable', 'The subscriber store is unavailable; retry later');
   }
   if (outcome.status === 'duplicate') return { status: 200, body: ACKS.duplicate };
+  // Sandbox events neither move the event clock nor alert anyone.
+  if (sandbox) return { status: 200, body: ACKS.applied };
   deps.clock.observe?.(event.event_timestamp_ms);
   const after = deps.afterApplied;
   if (after !== undefined) {
