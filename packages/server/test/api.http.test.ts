@@ -60,8 +60,12 @@ describe('GET /api/subscribers/:customer_id', () => {
       risk_score: 90,
       risk_band: 'critical',
       breakdown: { state: 80, billing_failures: 10, renewals: 0, inactivity: 0, trial_conversion: 0 },
+      // The fixtures' price, of the latest event that charged something (seed gives a 30-day period).
+      revenue: { price: 9.99, price_in_purchased_currency: 9.99, currency: 'USD', takehome_percentage: 0.85, store: 'APP_STORE', period_ms: 30 * DAY },
+      monthly_value_usd: 9.99,
     });
     expect(res.body).not.toHaveProperty('state_key');
+    expect(res.body).not.toHaveProperty('revenue_key');
   });
 
   it('answers 404 for an unknown customer', async () => {

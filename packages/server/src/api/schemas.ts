@@ -125,6 +125,18 @@ export const subscriberResponseSchema = z.object({
   first_event_at: epochMs,
   last_event_at: epochMs,
   event_count: z.number().int(),
+  revenue: z
+    .object({
+      price: z.number().meta({ description: 'USD, of the latest lifecycle event that charged something.' }),
+      price_in_purchased_currency: z.number().nullable(),
+      currency: z.string().nullable(),
+      takehome_percentage: z.number().nullable(),
+      store: z.string().nullable(),
+      period_ms: z.number().int().nullable().meta({ description: '`expiration_at_ms − purchased_at_ms` of that event.' }),
+    })
+    .nullable()
+    .meta({ description: 'The current subscription\'s price, currency, store and period; null until a charge is seen (docs/rules.md §9).' }),
+  monthly_value_usd: z.number().nonnegative().meta({ description: 'The revenue at risk: the price per month, whole cents.' }),
   risk_score: z.number().int().min(0).max(100),
   risk_band: z.enum(RISK_BANDS),
   breakdown: breakdownSchema,

@@ -1,5 +1,5 @@
 /** The JSON views of a subscriber and its assessment (snake_case, as on the wire). */
-import type { Assessment, AtRiskRow } from '@tenure/core';
+import { monthlyValueCents, type Assessment, type AtRiskRow } from '@tenure/core';
 import type { z } from 'zod';
 import type { atRiskResponseSchema, recommendResponseSchema, subscriberResponseSchema } from './schemas.js';
 
@@ -23,6 +23,8 @@ export function subscriberView({ subscriber: s, risk }: Assessment): SubscriberV
     first_event_at: s.first_event_at,
     last_event_at: s.last_event_at,
     event_count: s.event_count,
+    revenue: s.revenue === undefined || s.revenue === null ? null : { ...s.revenue },
+    monthly_value_usd: monthlyValueCents(s) / 100,
     risk_score: risk.score,
     risk_band: risk.band,
     breakdown: { ...risk.breakdown },
