@@ -70,7 +70,10 @@ function printAtRisk(scans: ScanResult[], runs: StoreRun[]): void {
   for (const r of queried) {
     const first = r.queries!.slice(0, 4);
     const worst = Math.max(...first.map((q) => q.latency.p99));
-    console.log(`bar: ${worst <= 10 ? 'MET ' : 'MISS'} ${r.kind}: first pages p99 ≤ 10 ms (worst ${ms(worst)}; second page p99 ${ms(r.queries![4]!.latency.p99)})${r.problems !== undefined && r.problems.length > 0 ? ' — ANSWERS DIFFER FROM THE FULL SCAN' : ''}`);
+    const cpuWorst = Math.max(...first.map((q) => q.cpu.p99));
+    const preempted = r.queries!.reduce((sum, q) => sum + q.preempted, 0);
+    const asked = r.queries!.reduce((sum, q) => sum + q.latency.n, 0);
+    console.log(`bar: ${worst <= 10 ? 'MET ' : 'MISS'} ${r.kind}: first pages p99 ≤ 10 ms (worst ${ms(worst)}; second page p99 ${ms(r.queries![4]!.latency.p99)}; CPU per query p99 ${ms(cpuWorst)}; ${preempted} of ${asked} queries preempted by other processes)${r.problems !== undefined && r.problems.length > 0 ? ' — ANSWERS DIFFER FROM THE FULL SCAN' : ''}`);
   }
 }
 

@@ -41,6 +41,13 @@ export function measureFullScan(subscribers: readonly Subscriber[], now: number,
 export interface StoreQueryResult {
   kind: string;
   latency: LatencySummary;
+  /**
+   * CPU time of this process per query (all its threads: V8's GC helpers, SQLite in-process), which
+   * other processes on a shared machine do not inflate; PostgreSQL's own work is not in it.
+   */
+  cpu: LatencySummary;
+  /** Queries during which the kernel switched this process out for another (their wall time includes the wait). */
+  preempted: number;
   /** Items of the last answer (shows the query is not empty). */
   items: number;
 }
@@ -68,16 +75,26 @@ export async function measureStoreQueries(
   for (let i = 0; i < 4 * kinds.length; i++) await ask(kinds[i % kinds.length]!);
 
   const samples = kinds.map(() => [] as number[]);
+  const cpu = kinds.map(() => [] as number[]);
+  const preempted = kinds.map(() => 0);
   const items = kinds.map(() => 0);
   for (let i = 0; i < perKind * kinds.length; i++) {
     const k = i % kinds.length;
     now += stepMs;
+    const cpuBefore = process.cpuUsage();
+    const switchesBefore = process.resourceUsage().involuntaryContextSwitches;
     const start = performance.now();
     const page = await ask(kinds[k]!);
     samples[k]!.push(performance.now() - start);
+    const used = process.cpuUsage(cpuBefore);
+    cpu[k]!.push((used.user + used.system) / 1000);
+    if (process.resourceUsage().involuntaryContextSwitches > switchesBefore) preempted[k]!++;
     items[k] = page.items.length;
   }
-  return { results: kinds.map((kind, k) => ({ kind: kind.name, latency: summarize(samples[k]!), items: items[k]! })), endNow: now };
+  return {
+    results: kinds.map((kind, k) => ({ kind: kind.name, latency: summarize(samples[k]!), cpu: summarize(cpu[k]!), preempted: preempted[k]!, items: items[k]! })),
+    endNow: now,
+  };
 }
 
 /**
