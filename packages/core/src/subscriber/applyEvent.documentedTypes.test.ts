@@ -86,7 +86,7 @@ describe('applyEvent: the documented types beyond the seed', () => {
   describe('refunds', () => {
     it('makes a CANCELLATION with cancel_reason CUSTOMER_SUPPORT refunded, scored above a billing issue', () => {
       const s = fold(ev('INITIAL_PURCHASE', T0), ev('CANCELLATION', T0 + 5 * DAY, { cancel_reason: 'CUSTOMER_SUPPORT' }));
-      expect(s).toMatchObject({ state: 'refunded', cancel_reason: 'CUSTOMER_SUPPORT' });
+      expect(s.state).toBe('refunded');
       expect(scoreSubscriber(s, T0 + 5 * DAY).breakdown.state).toBe(90);
     });
     it('makes an EXPIRATION with expiration_reason CUSTOMER_SUPPORT refunded too (the refund ended the subscription)', () => {
@@ -100,9 +100,30 @@ describe('applyEvent: the documented types beyond the seed', () => {
       ]);
       expect(s).toMatchObject({ state: 'active', cancel_reason: null });
     });
+    it('gives back the state the refund hid: a cancelled subscription refunded and reversed is pending_cancel again', () => {
+      const s = everyOrder([
+        ev('INITIAL_PURCHASE', T0),
+        ev('CANCELLATION', T0 + DAY, { cancel_reason: 'PRICE_INCREASE' }),
+        ev('CANCELLATION', T0 + 5 * DAY, { cancel_reason: 'CUSTOMER_SUPPORT' }),
+        ev('EXPIRATION', T0 + 5 * DAY, { expiration_reason: 'CUSTOMER_SUPPORT' }),
+        ev('REFUND_REVERSED', T0 + 9 * DAY),
+      ]);
+      expect(s).toMatchObject({ state: 'pending_cancel', cancel_reason: 'PRICE_INCREASE' });
+    });
     it('lets a reversal at the same millisecond as the refund win (it follows what it undoes)', () => {
-      const s = everyOrder([ev('CANCELLATION', T0, { cancel_reason: 'CUSTOMER_SUPPORT' }), ev('REFUND_REVERSED', T0)]);
+      const s = everyOrder([
+        ev('INITIAL_PURCHASE', T0 - DAY),
+        ev('CANCELLATION', T0, { cancel_reason: 'CUSTOMER_SUPPORT' }),
+        ev('EXPIRATION', T0, { expiration_reason: 'CUSTOMER_SUPPORT' }),
+        ev('REFUND_REVERSED', T0),
+      ]);
       expect(s.state).toBe('active');
+    });
+    it('refunds again after a reversal, and a later purchase starts over', () => {
+      const refundAgain = ev('CANCELLATION', T0 + 3 * DAY, { cancel_reason: 'CUSTOMER_SUPPORT' });
+      const history = [ev('INITIAL_PURCHASE', T0), ev('CANCELLATION', T0 + DAY, { cancel_reason: 'CUSTOMER_SUPPORT' }), ev('REFUND_REVERSED', T0 + 2 * DAY)];
+      expect(everyOrder([...history, refundAgain]).state).toBe('refunded');
+      expect(everyOrder([...history, refundAgain, ev('INITIAL_PURCHASE', T0 + 40 * DAY)]).state).toBe('active');
     });
     it('keeps a refunded subscriber refunded when a billing problem comes after it (a failure never lowers the score)', () => {
       const s = everyOrder([ev('CANCELLATION', T0, { cancel_reason: 'CUSTOMER_SUPPORT' }), ev('BILLING_ISSUE', T0 + DAY)]);

@@ -34,6 +34,16 @@ export const MAX_ALIASES = 10;
 /** States a billing problem does not leave: the subscription already ended (churned) or was refunded. */
 const isEnded = (state: SubscriberState): boolean => state === 'churned' || state === 'refunded';
 
+/**
+ * Whether a refund is in effect: the latest refund comes after the latest lifecycle event that is
+ * not a billing problem (a later purchase or renewal starts over) and no reversal came after it.
+ */
+function refundInEffect(refundKey: EventKey | null, reversalKey: EventKey | null, baseKey: EventKey | null): boolean {
+  if (refundKey === null) return false;
+  if (baseKey !== null && !isLaterKey(refundKey, baseKey)) return false;
+  return reversalKey === null || !isLaterKey(reversalKey, refundKey);
+}
+
 /** The sorted union of two alias lists, bounded to the `MAX_ALIASES` smallest: associative and commutative. */
 function mergeAliases(prev: readonly string[], next: readonly string[] | null | undefined): readonly string[] {
   if (next === null || next === undefined || next.length === 0) return prev;
@@ -68,6 +78,10 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   // A billing problem moves the subscriber to billing_issue, except out of churned: an expired
   // subscription whose payment then fails is still churned (a billing failure never lowers the score).
   let billingProblem = false;
+  // A refund (CANCELLATION or EXPIRATION with CUSTOMER_SUPPORT) and its reversal lie over the
+  // lifecycle state rather than replace it, so that a reversal gives back what the refund hid.
+  let refund = false;
+  let reversal = false;
   // The reason of a CANCELLATION; it follows the state (see `cancel_reason`).
   let cancelReason: string | null = null;
   // Set by the event types that own these fields: a billing issue's grace end, a pause's resume time,
@@ -97,7 +111,8 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       billingProblem = event.cancel_reason === 'BILLING_ERROR';
       cancelReason = event.cancel_reason ?? null;
       // CUSTOMER_SUPPORT is a refund of the latest period (RevenueCat); REFUND_REVERSED undoes it.
-      nextState = billingProblem ? 'billing_issue' : cancelReason === 'CUSTOMER_SUPPORT' ? 'refunded' : 'pending_cancel';
+      refund = cancelReason === 'CUSTOMER_SUPPORT';
+      nextState = billingProblem ? 'billing_issue' : refund ? 'refunded' : 'pending_cancel';
       break;
     case 'UNCANCELLATION':
       rank = EVENT_PRECEDENCE.UNCANCELLATION;
@@ -114,8 +129,9 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
         nextState = 'paused';
         if (event.auto_resume_at_ms != null) resume = event.auto_resume_at_ms;
       } else {
-        // Ended by a refund (the export's refunded rows, and Apple's refunds): refunded, not merely churned.
-        nextState = event.expiration_reason === 'CUSTOMER_SUPPORT' ? 'refunded' : 'churned';
+        // Ended by a refund (sent with the refund's CANCELLATION; the export's refunded rows): refunded, not merely churned.
+        refund = event.expiration_reason === 'CUSTOMER_SUPPORT';
+        nextState = refund ? 'refunded' : 'churned';
       }
       break;
     case 'BILLING_ISSUE':
@@ -140,7 +156,8 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     case 'REFUND_REVERSED':
       rank = EVENT_PRECEDENCE.REFUND_REVERSED;
       activity = ACTIVITY_EVENT_TYPES.REFUND_REVERSED;
-      // The refunded period is paid again: the subscription is back, in its trial if it was one.
+      // The refunded period is paid again: the state the refund hid comes back (see refundInEffect).
+      reversal = true;
       nextState = event.period_type === 'TRIAL' ? 'trialing' : 'active';
       break;
     case 'SUBSCRIPTION_PAUSED':
@@ -180,11 +197,19 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   // The state is that of the latest lifecycle event, where billing problems after the latest other
   // lifecycle event (`baseKey`) follow it: churned stays churned, anything else is billing_issue.
   // Both keys together make this independent of delivery order.
-  let state: SubscriberState = prev === undefined ? 'active' : prev.state;
+  // `state` here is the lifecycle state (without a refund over it); records stored before refunds
+  // were modelled have no `lifecycle_state` and their state is it.
+  let state: SubscriberState = prev === undefined ? 'active' : (prev.lifecycle_state ?? prev.state);
   let stateKey = prev === undefined ? null : prev.state_key;
   let baseKey = prev === undefined ? null : (prev.base_state_key ?? null);
   let reason = prev === undefined ? null : (prev.cancel_reason ?? null);
-  if (nextState !== null) {
+  let refundKey = prev === undefined ? null : (prev.refund_key ?? null);
+  let reversalKey = prev === undefined ? null : (prev.reversal_key ?? null);
+  if (refund) {
+    if (isLaterKey(key, refundKey)) refundKey = key;
+  } else if (reversal) {
+    if (isLaterKey(key, reversalKey)) reversalKey = key;
+  } else if (nextState !== null) {
     if (billingProblem) {
       // An earlier billing problem changes nothing: the events after it already decide.
       if (isLaterKey(key, stateKey)) {
@@ -277,7 +302,10 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
 
   return {
     customer_id: prev === undefined ? event.app_user_id : prev.customer_id,
-    state,
+    state: refundInEffect(refundKey, reversalKey, baseKey) ? 'refunded' : state,
+    lifecycle_state: state,
+    refund_key: refundKey,
+    reversal_key: reversalKey,
     state_key: stateKey,
     base_state_key: baseKey,
     product_id: productId,

@@ -18,9 +18,9 @@ export const EVENT_PRECEDENCE = {
   RENEWAL: 6,
   EXPIRATION: 7,
   // Added with the types they rank; the numbers above are stored in records' keys and never change.
-  // A reversal follows the refund (a CANCELLATION) it undoes; an extension set at the same moment as
-  // a renewal or expiration gives the later period end.
-  REFUND_REVERSED: 5,
+  // A reversal follows the refund (a CANCELLATION and an EXPIRATION) it undoes; an extension set at
+  // the same moment as a renewal or expiration gives the later period end.
+  REFUND_REVERSED: 9,
   SUBSCRIPTION_PAUSED: 3,
   SUBSCRIPTION_EXTENDED: 8,
   TEMPORARY_ENTITLEMENT_GRANT: 0,

@@ -53,6 +53,15 @@ export interface Subscriber {
   revenue?: SubscriptionRevenue | null;
   revenue_key?: EventKey | null;
   /**
+   * The state without a refund over it: what a REFUND_REVERSED gives back. `state` is `refunded`
+   * while the latest refund (`refund_key`: a CANCELLATION or EXPIRATION with CUSTOMER_SUPPORT) is
+   * later than `base_state_key` and no reversal (`reversal_key`) came after it; else this. Absent in
+   * a record stored by an older version (then `state` is it).
+   */
+  lifecycle_state?: SubscriberState;
+  refund_key?: EventKey | null;
+  reversal_key?: EventKey | null;
+  /**
    * `cancel_reason` of the latest lifecycle event when it is a CANCELLATION (`PRICE_INCREASE` is its
    * own risk signal), else null. Absent in a record stored by an older version.
    */
