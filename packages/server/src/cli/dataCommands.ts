@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { SubscriberStore } from '@tenure/core';
-import { errorLine, openStore, parseStoreSpec, redactStoreText, type StoreSpec } from '../store/openStore.js';
+import { errorLine, openStore, parseStoreSpec, redactStoreText, sandboxStoreSpec, type StoreSpec } from '../store/openStore.js';
 import { parseDataArgs, type DataArgs, type DataCommand } from './storeData/dataArgs.js';
 import { EXPORT_HELP, IMPORT_HELP, REPLAY_HELP } from './storeData/dataHelp.js';
 import type { DataIo } from './storeData/dataIo.js';
@@ -102,10 +102,15 @@ export async function runDataCommand(
   try {
     if (reader !== undefined && input !== undefined) {
       const stream = input.stream;
+      // Sandbox rows go to the sandbox namespace, as sandbox webhooks do (never into production).
+      const sandbox = args.includeSandbox ? sandboxStoreSpec(spec.spec) : undefined;
+      if (sandbox !== undefined && !sandbox.ok) return fail(1, `cannot open the sandbox store: ${sandbox.error}`);
+      const sandboxStore = sandbox === undefined ? undefined : await openStore(sandbox.spec, { applicationName: `tenure ${command}` });
       try {
-        return { code: await runExportImport(store, reader, { bytes: input.bytes, bytesRead: () => stream.bytesRead }, args, io, controller.signal) };
+        return { code: await runExportImport(store, reader, { bytes: input.bytes, bytesRead: () => stream.bytesRead }, args, io, controller.signal, sandboxStore) };
       } finally {
         stream.destroy();
+        await sandboxStore?.close().catch(() => undefined);
       }
     }
     return { code: await run(command, store, args, io, input, controller.signal) };

@@ -19,8 +19,10 @@ export interface ExportImportReport {
   /** Customers (`rc_original_app_user_id`) and subscriptions (customer + `original_store_transaction_id`) imported. */
   customers: number;
   subscriptions: number;
-  /** Sandbox rows left out (without `--include-sandbox`). */
+  /** Sandbox rows left out (no sandbox store: without `--include-sandbox`). */
   sandbox_skipped: number;
+  /** Sandbox rows imported into the sandbox store (kept apart from production, like sandbox webhooks). */
+  sandbox_rows: number;
   /** Events derived and stored now, already stored (an earlier import or webhook with the same id), or of a type the core does not apply yet. */
   new: number;
   duplicate: number;
@@ -39,8 +41,11 @@ export interface ExportImportOptions {
   config: TenureConfig;
   /** Events per `applyEvents` transaction; default 1 000. */
   batchSize?: number;
-  /** Import sandbox rows too (they are tagged SANDBOX); default false. */
-  includeSandbox?: boolean;
+  /**
+   * Where sandbox rows go: the store's sandbox namespace (`sandboxStoreSpec`), as sandbox webhooks
+   * do. Without it sandbox rows are skipped and counted.
+   */
+  sandboxStore?: SubscriberStore;
   /** The export's instant; default the latest `updated_at` in the file. */
   asOf?: number | null;
   /** Rejections kept for the report; default 10 000 (the count stays exact). */
@@ -67,6 +72,7 @@ export async function importExport(store: SubscriberStore, reader: ExportReader,
     customers: 0,
     subscriptions: 0,
     sandbox_skipped: 0,
+    sandbox_rows: 0,
     new: 0,
     duplicate: 0,
     ignored: 0,
@@ -81,20 +87,26 @@ export async function importExport(store: SubscriberStore, reader: ExportReader,
     else report.rejections_omitted += 1;
   };
   const deriver = createExportDeriver();
+  // One batch per environment: sandbox events never reach the production store.
   let batch: HandledEvent[] = [];
+  let sandboxBatch: HandledEvent[] = [];
   let line = 1;
   let unreadableSeen = 0;
 
+  const apply = async (target: SubscriberStore, events: readonly HandledEvent[]) => {
+    if (events.length === 0) return;
+    const ctx: StoreContext = { now: options.clock.now(), config: options.config };
+    for (const status of await target.applyEvents(events, ctx)) {
+      if (status === 'applied') report.new += 1;
+      else report.duplicate += 1;
+    }
+  };
   const flush = async () => {
     options.signal?.throwIfAborted();
-    if (batch.length > 0) {
-      const ctx: StoreContext = { now: options.clock.now(), config: options.config };
-      for (const status of await store.applyEvents(batch, ctx)) {
-        if (status === 'applied') report.new += 1;
-        else report.duplicate += 1;
-      }
-      batch = [];
-    }
+    await apply(store, batch);
+    batch = [];
+    if (options.sandboxStore !== undefined) await apply(options.sandboxStore, sandboxBatch);
+    sandboxBatch = [];
     report.customers = deriver.customers();
     report.subscriptions = deriver.subscriptions();
     options.onBatch?.(report, line);
@@ -106,12 +118,13 @@ export async function importExport(store: SubscriberStore, reader: ExportReader,
         const [e] = parsed.errors;
         reject(at, e?.field.replace(/^event\./, '') ?? 'row', e?.message ?? 'Invalid event');
       } else if (!parsed.value.handled) report.ignored += 1;
+      else if (parsed.value.event.environment === 'SANDBOX') sandboxBatch.push(parsed.value.event);
       else {
         options.clock.observe?.(parsed.value.event.event_timestamp_ms);
         batch.push(parsed.value.event);
       }
     }
-    if (batch.length >= batchSize) await flush();
+    if (batch.length + sandboxBatch.length >= batchSize) await flush();
   };
 
   for await (const record of reader.records) {
@@ -130,9 +143,12 @@ export async function importExport(store: SubscriberStore, reader: ExportReader,
       reject(line, row.error.field, row.error.message);
       continue;
     }
-    if (row.value.is_sandbox && options.includeSandbox !== true) {
-      report.sandbox_skipped += 1;
-      continue;
+    if (row.value.is_sandbox) {
+      if (options.sandboxStore === undefined) {
+        report.sandbox_skipped += 1;
+        continue;
+      }
+      report.sandbox_rows += 1;
     }
     await take(deriver.add(row.value), line);
   }

@@ -102,10 +102,13 @@ describe('tenure import --format revenuecat-export', () => {
     expect(byId.get('carol')).toMatchObject({ state: 'churned', trial_started_at: T0, trial_ends_at: T0 + 7 * DAY });
   });
 
-  it('imports sandbox rows with --include-sandbox', async () => {
+  it('imports sandbox rows with --include-sandbox into the sandbox namespace, never into production', async () => {
     const db = fresh();
-    expect((await runDataCommand('import', importArgs(writeExport(toCsv(ROWS)), db, '--include-sandbox'), {}, capture().io)).code).toBe(0);
-    expect((await subscribers(db)).map((s) => s.customer_id)).toContain('sandy');
+    const c = capture();
+    expect((await runDataCommand('import', importArgs(writeExport(toCsv(ROWS)), db, '--include-sandbox'), {}, c.io)).code).toBe(0);
+    expect(c.err.join('')).toContain('1 sandbox rows into the sandbox store, 0 sandbox rows skipped');
+    expect((await subscribers(db)).map((s) => s.customer_id)).toEqual(['alice', 'bob', 'carol']);
+    expect((await subscribers(db.replace(/\.db$/, '.sandbox.db'))).map((s) => s.customer_id)).toEqual(['sandy']);
   });
 
   it('importing the same file again, or the next day\'s, double-counts nothing', async () => {

@@ -63,7 +63,9 @@ Options (flag | environment variable | default):
   FILE                  The file to read; - reads stdin.
   --format <f>                         ndjson
         ndjson or revenuecat-export.
-  --include-sandbox     revenuecat-export: import sandbox rows too (skipped and counted otherwise).
+  --include-sandbox     revenuecat-export: import sandbox rows too, into the store's sandbox namespace
+        (as sandbox webhooks: SQLite <name>.sandbox.db, PostgreSQL schema <schema>_sandbox);
+        skipped and counted otherwise.
   --as-of <iso>                        the latest updated_at in the file
         revenuecat-export: the export's instant; subscriptions that ended by then are expired.
 ${STORE_OPTION}

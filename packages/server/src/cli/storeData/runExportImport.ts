@@ -24,6 +24,7 @@ export function formatExportImportReport(report: ExportImportReport, ms: number,
     `import: ${formatCount(report.rows)} rows in ${formatDuration(ms)} (${formatRate(report.rows, ms, 'rows')}): ` +
       `${formatCount(report.customers)} customers, ${formatCount(report.subscriptions)} subscriptions; ` +
       `events ${formatCount(report.new)} new, ${formatCount(report.duplicate)} duplicate, ${formatCount(report.ignored)} ignored; ` +
+      (report.sandbox_rows > 0 ? `${formatCount(report.sandbox_rows)} sandbox rows into the sandbox store, ` : '') +
       `${formatCount(report.sandbox_skipped)} sandbox rows skipped, ${formatCount(report.rejected)} rejected` +
       (report.as_of === null ? '' : `; as of ${new Date(report.as_of).toISOString()}`),
   ];
@@ -34,8 +35,8 @@ export function formatExportImportReport(report: ExportImportReport, ms: number,
 }
 
 /**
- * Given an open store, an export whose header was checked, the input's size, the arguments and the
- * io, imports it and resolves with the exit code: 0 every row imported (or skipped as sandbox), 1
+ * Given an open store, an export whose header was checked, the input's size, the arguments, the io
+ * and (with `--include-sandbox`) the store's sandbox namespace, imports it and resolves with the exit code: 0 every row imported (or skipped as sandbox), 1
  * some rows were rejected (the others are imported) or the store failed, 130 interrupted.
  *
  * @example
@@ -48,6 +49,7 @@ export async function runExportImport(
   args: DataArgs,
   io: DataIo,
   signal?: AbortSignal,
+  sandboxStore?: SubscriberStore,
 ): Promise<number> {
   const byBytes = input.bytes !== null && input.bytesRead() !== undefined;
   const progress = createProgressReporter({ label: 'import', unit: byBytes ? 'bytes' : 'rows', write: io.stderr, ...progressDisplay(io) });
@@ -60,7 +62,7 @@ export async function runExportImport(
       clock: clockFromSpec(args.clock),
       config: DEFAULT_CONFIG,
       batchSize: args.batchSize,
-      includeSandbox: args.includeSandbox,
+      ...(sandboxStore === undefined ? {} : { sandboxStore }),
       asOf: args.asOf,
       ...(signal === undefined ? {} : { signal }),
       onBatch: (r, line) => {
