@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { WebhookConfigInput } from './delivery/deliveryConfig.js';
+import type { RateLimitSettings } from './http/rateLimit/rateLimits.js';
 import { runExportCommand } from './export/runExportCommand.js';
 import { runScenario } from './scenario/runScenario.js';
 import { startBillingSim, type RunningBillingSim } from './startBillingSim.js';
@@ -24,9 +25,20 @@ Options (environment variable in brackets):
   --webhook-auth <value>  Authorization header value, sent verbatim   [BILLING_SIM_WEBHOOK_AUTH]
   --retry-schedule <s>    real (5..80 min) or fast (50..800 ms)       [BILLING_SIM_RETRY_SCHEDULE]
   --shutdown-timeout-ms <n>  bound of a graceful stop, default 10000  [BILLING_SIM_SHUTDOWN_TIMEOUT_MS]
+  --rate-limits <v>       API v2 rate limits: on (documented, default), off, or
+                          a window in ms (the documented limits per window) [BILLING_SIM_RATE_LIMITS]
+  --project <id>          a project that exists besides proj_sim (repeatable) [BILLING_SIM_PROJECTS, comma-separated]
   -h, --help              show this help
   API key: set BILLING_SIM_API_KEY to require "Authorization: Bearer <key>" on /v2 and /sim.
 `;
+
+/** `on` → the documented limits, `off` → no refusals, a number → the documented limits per that many ms; null when invalid. */
+function parseRateLimits(text: string): RateLimitSettings | false | null {
+  if (text === 'on') return {};
+  if (text === 'off') return false;
+  const ms = Number(text);
+  return /^\d+$/.test(text) && ms >= 1 && ms <= 3_600_000 ? { window_ms: ms } : null;
+}
 
 export interface CliIo {
   out(line: string): void;
@@ -53,6 +65,8 @@ export async function main(
         'webhook-auth': { type: 'string' },
         'retry-schedule': { type: 'string' },
         'shutdown-timeout-ms': { type: 'string' },
+        'rate-limits': { type: 'string' },
+        project: { type: 'string', multiple: true },
         out: { type: 'string', short: 'o' },
         gzip: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -148,8 +162,22 @@ export async function main(
     io.err(`--shutdown-timeout-ms / BILLING_SIM_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 3600000 (ms), got "${shutdownText}"`);
     return { code: 2 };
   }
+  const rateText = values['rate-limits'] ?? env['BILLING_SIM_RATE_LIMITS'] ?? 'on';
+  const rateLimits = parseRateLimits(rateText);
+  if (rateLimits === null) {
+    io.err(`--rate-limits / BILLING_SIM_RATE_LIMITS must be on, off or a window in ms from 1 to 3600000, got "${rateText}"`);
+    return { code: 2 };
+  }
+  const projects = values.project ?? (env['BILLING_SIM_PROJECTS'] ?? '').split(',').filter((p) => p !== '');
+  const bad = projects.find((p) => p.length > 20);
+  if (bad !== undefined) {
+    io.err(`--project ids are 1-20 characters, got "${bad}"`);
+    return { code: 2 };
+  }
   const seed = values.seed ?? env['BILLING_SIM_SEED'];
   const running = await startBillingSim({
+    rateLimits,
+    projects,
     port,
     host: values.host ?? env['BILLING_SIM_HOST'] ?? '127.0.0.1',
     now,

@@ -8,6 +8,7 @@ import { DEFAULT_SHUTDOWN_TIMEOUT_MS, EDGE_SERVER_OPTIONS, installParserErrorHan
 import { createRequestHandler } from './http/handleRequest.js';
 import { edgeErrorResponse } from './http/httpTypes.js';
 import { toNodeListener } from './http/nodeListener.js';
+import type { RateLimitSettings } from './http/rateLimit/rateLimits.js';
 import { createBillingSimulator, type BillingSimulator, type BillingSimulatorOptions } from './sim/createSimulator.js';
 
 export interface StartOptions extends BillingSimulatorOptions {
@@ -21,6 +22,8 @@ export interface StartOptions extends BillingSimulatorOptions {
    * are cut (BILLING_SIM_SHUTDOWN_TIMEOUT_MS, `--shutdown-timeout-ms`). Default 10 000.
    */
   shutdownTimeoutMs?: number;
+  /** API v2 rate limits: on at the documented limits unless `false` or adjusted (`--rate-limits`). */
+  rateLimits?: RateLimitSettings | false;
 }
 
 export interface RunningBillingSim {
@@ -45,7 +48,7 @@ export async function startBillingSim(options: StartOptions = {}): Promise<Runni
   const sim = createBillingSimulator(options);
   if (!options.apiKey) log('tenure-billing-sim: BILLING_SIM_API_KEY is not set; the API is open to anyone who can reach it');
   // Served through the framework-free node:http binding; `createBillingSimApp` is the Express one.
-  const server = createServer(EDGE_SERVER_OPTIONS, toNodeListener(createRequestHandler(sim, { apiKey: options.apiKey ?? null })));
+  const server = createServer(EDGE_SERVER_OPTIONS, toNodeListener(createRequestHandler(sim, { apiKey: options.apiKey ?? null, ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }) })));
   installParserErrorHandlers(server, (problem) => edgeErrorResponse(problem).body);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

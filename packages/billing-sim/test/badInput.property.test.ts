@@ -5,7 +5,7 @@ import { ROUTES, createBillingSimulator, createRequestHandler } from '../src/ind
 /** A simulator with one product, one currency, one customer and one subscription, so routes reach their checks. */
 function seeded() {
   const sim = createBillingSimulator({ seed: 'fuzz', products: [{ id: 'm', type: 'subscription', period: 'P1M' }] });
-  const handle = createRequestHandler(sim, { enforceRateLimits: false });
+  const handle = createRequestHandler(sim, { rateLimits: false });
   const post = (path: string, body: unknown) =>
     handle({ method: 'POST', path, query: {}, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(body) });
   post('/v2/projects/proj_sim/virtual_currencies', { code: 'CRD', name: 'Credits', product_grants: [{ product_ids: ['m'], amount: 5 }] });
@@ -59,14 +59,14 @@ describe('bad input', () => {
     );
   });
 
-  it('answers 429 rate_limit_error past the per-minute limit when limits are enforced', () => {
+  it('answers 429 rate_limit_error past the per-minute limit (on by default)', () => {
     const sim = createBillingSimulator({ seed: 'rl' });
-    const handle = createRequestHandler(sim, { enforceRateLimits: true, wallClock: () => 0 });
+    const handle = createRequestHandler(sim, { wallClock: () => 0 });
     const get = () => handle({ method: 'GET', path: '/v2/projects/proj_sim/virtual_currencies', query: {}, headers: {}, rawBody: '' });
     for (let i = 0; i < 60; i++) expect(get().status).toBe(200);
     const res = get();
     expect(res.status).toBe(429);
-    expect(res.body).toMatchObject({ type: 'rate_limit_error', retryable: true, backoff_ms: 1000 });
+    expect(res.body).toMatchObject({ type: 'rate_limit_error', retryable: true, backoff_ms: 60_000 });
     expect(res.headers?.['Retry-After']).toBe('60');
   });
 });

@@ -7,7 +7,8 @@ import { fail } from '../sim/apiError.js';
 import type { BillingSimulator } from '../sim/createSimulator.js';
 import { errorResponse, json, type SimRequest, type SimResponse } from './httpTypes.js';
 import { buildOpenApi } from './openapi.js';
-import { RATE_LIMITS, compilePattern, type RateDomain, type Route } from './route.js';
+import { createRateLimiter, type RateLimitSettings } from './rateLimit/rateLimits.js';
+import { compilePattern, type Route } from './route.js';
 import { simRoutes } from './simRoutes.js';
 import { simApiRoutes, v2Routes } from './v2Routes.js';
 
@@ -16,8 +17,11 @@ export interface HandlerOptions {
   apiKey?: string | null;
   /** Wall clock for the rate-limit windows. Default `Date.now`. */
   wallClock?: () => number;
-  /** Answer 429 past the per-minute limits (default: only report usage in headers). */
-  enforceRateLimits?: boolean;
+  /**
+   * Rate limits per domain and API key (on by default, at the documented limits per minute): `false`
+   * turns refusals off (usage headers stay), or settings scale the limits and the window.
+   */
+  rateLimits?: RateLimitSettings | false;
 }
 
 /**
@@ -41,23 +45,7 @@ export function createRequestHandler(sim: BillingSimulator, options: HandlerOpti
   const wallClock = options.wallClock ?? Date.now;
   // Constant time in content and length (both sides hashed first): the shared edge's matcher.
   const apiAuth = options.apiKey ? createSecretMatcher(`Bearer ${options.apiKey}`) : undefined;
-  const usage = new Map<string, { window: number; count: number }>();
-
-  const rateHeaders = (domain: RateDomain, key: string): { headers: Record<string, string>; limited: boolean } => {
-    const window = Math.floor(wallClock() / 60_000);
-    const id = `${domain}:${key}`;
-    const current = usage.get(id);
-    const count = current !== undefined && current.window === window ? current.count + 1 : 1;
-    usage.set(id, { window, count });
-    const limit = RATE_LIMITS[domain];
-    const headers: Record<string, string> = {
-      'RevenueCat-Rate-Limit-Current-Usage': String(count),
-      'RevenueCat-Rate-Limit-Current-Limit': String(limit),
-    };
-    const limited = options.enforceRateLimits === true && count > limit;
-    if (limited) headers['Retry-After'] = String(60 - Math.floor((wallClock() % 60_000) / 1000));
-    return { headers, limited };
-  };
+  const limiter = createRateLimiter(options.rateLimits === false ? { enabled: false } : (options.rateLimits ?? {}), wallClock);
 
   return (req) => {
     const method = req.method.toUpperCase();
@@ -87,9 +75,10 @@ export function createRequestHandler(sim: BillingSimulator, options: HandlerOpti
       if (route.method !== method) continue;
       const params = match(req.path);
       if (params === null) continue;
-      const rate = route.domain === undefined ? null : rateHeaders(route.domain, auth);
+      const rate = route.domain === undefined ? null : limiter.take(route.domain, auth);
       if (rate?.limited) {
-        return { ...errorResponse(fail('rate_limit_error', 'Rate limit exceeded').error), headers: rate.headers };
+        const refused = errorResponse(fail('rate_limit_error', 'Rate limit exceeded').error);
+        return { ...refused, body: { ...(refused.body as object), backoff_ms: rate.backoff_ms }, headers: rate.headers };
       }
       let res: SimResponse;
       try {

@@ -1,14 +1,9 @@
 /** A route of the simulator's HTTP surface, and the matcher from `:param` patterns. */
 import type { BillingSimulator } from '../sim/createSimulator.js';
 import type { RouteInput, SimResponse } from './httpTypes.js';
+import type { RateDomain } from './rateLimit/rateLimits.js';
 
-/** The billing service's rate limit domains (requests per minute). */
-export const RATE_LIMITS = {
-  project_configuration: 60,
-  customer_information: 480,
-  virtual_currencies_transactions: 480,
-} as const;
-export type RateDomain = keyof typeof RATE_LIMITS;
+export { RATE_LIMITS, type RateDomain } from './rateLimit/rateLimits.js';
 
 export interface Route {
   method: 'GET' | 'POST' | 'DELETE';

@@ -54,11 +54,11 @@ export const balanceRoutes: Route[] = [
     },
   },
   {
-    method: 'POST', pattern: `${BALANCES}/transactions`, domain: 'virtual_currencies_transactions',
+    method: 'POST', pattern: `${BALANCES}/transactions`, domain: 'virtual_currencies_create_transaction',
     summary: 'Spend and deposit atomically across currencies', handler: balanceWrite('transaction'),
   },
   {
-    method: 'POST', pattern: `${BALANCES}/update_balance`, domain: 'virtual_currencies_transactions',
+    method: 'POST', pattern: `${BALANCES}/update_balance`, domain: 'virtual_currencies_create_transaction',
     summary: 'Apply the same adjustments without creating a transaction', handler: balanceWrite('update'),
   },
 ];
