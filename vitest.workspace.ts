@@ -19,6 +19,9 @@ const project = (name: string, root = `packages/${name}`, include = ['src/**/*.t
     root,
     include,
     setupFiles: [setupFile],
+    // Integration tests start real servers, processes and databases; on a loaded 2-core machine
+    // (CI shares it) one can take longer than vitest's 5 s default without being wrong.
+    testTimeout: 30_000,
   },
 });
 
