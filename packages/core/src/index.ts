@@ -58,6 +58,7 @@ export type { Subscriber, SubscriberState, EventKey } from './subscriber/subscri
 export { EVENT_PRECEDENCE, isLaterKey } from './subscriber/eventKey.js';
 export { applyEvent, ACTIVITY_EVENT_TYPES, MAX_ALIASES } from './subscriber/applyEvent.js';
 export { foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
+export { transferHistory } from './subscriber/transferHistory.js';
 export { recordActivity } from './subscriber/recordActivity.js';
 
 // --- Revenue at risk ---
