@@ -2,10 +2,12 @@
 // store, and imported from the simulator's data export (version 5 CSV) into another, yields the
 // same subscribers. Model test over small populations and arbitrary lifecycles: purchases with and
 // without trials, opt-outs and uncancellations, billing issues at a renewal with and without grace
-// and their recovery, refunds, forced expirations, immediate plan changes, top-ups and their refunds.
+// and their recovery, refunds and their reversal, pauses and resumes, forced expirations, immediate
+// plan changes, top-ups and their refunds. Extensions are left out: the export shows only a
+// period's new end (docs/import.md says what differs).
 import { Readable } from 'node:stream';
 import { createBillingSimulator, exportCsvLines, exportRows } from '@tenure/billing-sim';
-import { DEFAULT_CONFIG, parseWebhook, type Subscriber, type SubscriberStore } from '@tenure/core';
+import { DEFAULT_CONFIG, monthlyValueCents, parseWebhook, type Subscriber, type SubscriberStore } from '@tenure/core';
 import { createMemorySubscriberStore, fixedClock, importExport, openExportReader } from '@tenure/server';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +25,10 @@ type Op =
   | { kind: 'refund'; c: number }
   | { kind: 'refundTopup'; c: number }
   | { kind: 'expire'; c: number }
-  | { kind: 'switch'; c: number };
+  | { kind: 'switch'; c: number }
+  | { kind: 'pause'; c: number; days: number }
+  | { kind: 'resume'; c: number }
+  | { kind: 'reverseRefund'; c: number };
 
 const CUSTOMERS = 4;
 const customer = fc.integer({ min: 0, max: CUSTOMERS - 1 });
@@ -38,6 +43,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('refundTopup' as const), c: customer }),
   fc.record({ kind: fc.constant('expire' as const), c: customer }),
   fc.record({ kind: fc.constant('switch' as const), c: customer }),
+  fc.record({ kind: fc.constant('pause' as const), c: customer, days: fc.integer({ min: 1, max: 60 }) }),
+  fc.record({ kind: fc.constant('resume' as const), c: customer }),
+  fc.record({ kind: fc.constant('reverseRefund' as const), c: customer }),
 );
 /** Each step waits whole hours (1 h to 2 days, or up to 45 days) then acts, so no two actions share an instant. */
 const wait = fc.oneof(fc.integer({ min: 1, max: 48 }), fc.integer({ min: 1, max: 45 * 24 }));
@@ -99,6 +107,15 @@ function simulate(plan: readonly [number, Op][]) {
       case 'expire':
         sim.dispatch({ type: 'expire', subscription_id: sub, reason: 'UNKNOWN' });
         break;
+      case 'pause':
+        sim.dispatch({ type: 'pause', subscription_id: sub, resume_after: { years: 0, months: 0, days: step.days, ms: 0 } });
+        break;
+      case 'resume':
+        sim.dispatch({ type: 'resume', subscription_id: sub });
+        break;
+      case 'reverseRefund':
+        sim.dispatch({ type: 'reverse_refund', subscription_id: sub });
+        break;
       case 'switch': {
         // An immediate change (PRODUCT_CHANGE + RENEWAL now) between the two plans. A change at the
         // next renewal is left out: the export has no transaction for it until that renewal.
@@ -123,6 +140,7 @@ const facts = (s: Subscriber) => ({
   trial_ends_at: s.trial_ends_at,
   trial_converted_at: s.trial_converted_at,
   revenue: s.revenue ?? null,
+  monthly_value_cents: monthlyValueCents(s),
 });
 
 async function factsOf(store: SubscriberStore) {
@@ -168,6 +186,9 @@ describe('the simulator\'s export imported, and its webhooks delivered, give the
           [[[1, { kind: 'buy', c: 2, trial: false }], [24 * 40, { kind: 'refund', c: 2 }], [2, { kind: 'topup', c: 2 }], [3, { kind: 'refundTopup', c: 2 }]]],
           [[[1, { kind: 'buy', c: 3, trial: false }], [24 * 10, { kind: 'expire', c: 3 }]]],
           [[[1, { kind: 'buy', c: 3, trial: true }], [24 * 10, { kind: 'switch', c: 3 }], [24 * 40, { kind: 'switch', c: 3 }]]],
+          [[[1, { kind: 'buy', c: 0, trial: false }], [24, { kind: 'pause', c: 0, days: 20 }], [24 * 35, { kind: 'topup', c: 1 }]]],
+          [[[1, { kind: 'buy', c: 0, trial: false }], [24, { kind: 'pause', c: 0, days: 20 }], [24 * 35, { kind: 'resume', c: 0 }]]],
+          [[[1, { kind: 'buy', c: 0, trial: false }], [24, { kind: 'refund', c: 0 }], [24, { kind: 'reverseRefund', c: 0 }]]],
         ],
       },
     );
