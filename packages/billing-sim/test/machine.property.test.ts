@@ -258,9 +258,9 @@ describe('the simulator machine against the core', () => {
     expect(foldEventsByCustomer(handled).get('u1')?.state).toBe('trialing');
   });
 
-  it.fails('leaves a customer without subscription untouched when a top-up is refunded (known divergence of the core rule)', () => {
+  it('leaves a customer without subscription untouched when a top-up is refunded', () => {
     // The billing service reports a refunded one-time purchase as CANCELLATION(CUSTOMER_SUPPORT) of
-    // that product; the core folds it as a subscription cancellation (pending_cancel, product "pack").
+    // that product with expiration_at_ms null; the core leaves the subscription alone (docs/rules.md §2).
     const { events } = runMachine({
       start: Date.UTC(2026, 0, 1),
       steps: [

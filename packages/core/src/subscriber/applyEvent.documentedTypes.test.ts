@@ -129,6 +129,14 @@ describe('applyEvent: the documented types beyond the seed', () => {
       const s = everyOrder([ev('CANCELLATION', T0, { cancel_reason: 'CUSTOMER_SUPPORT' }), ev('BILLING_ISSUE', T0 + DAY)]);
       expect(s).toMatchObject({ state: 'refunded', billing_failures: 1 });
     });
+    it('leaves the subscription alone when a one-time purchase is refunded (expiration_at_ms null: not a subscription)', () => {
+      const s = everyOrder([
+        ev('INITIAL_PURCHASE', T0, { expiration_at_ms: T0 + 30 * DAY }),
+        ev('NON_RENEWING_PURCHASE', T0 + DAY, { product_id: 'credits_500', expiration_at_ms: null }),
+        ev('CANCELLATION', T0 + 2 * DAY, { product_id: 'credits_500', cancel_reason: 'CUSTOMER_SUPPORT', expiration_at_ms: null }),
+      ]);
+      expect(s).toMatchObject({ state: 'active', product_id: 'pro_monthly', period_ends_at: T0 + 30 * DAY });
+    });
     it('keeps a price-increase cancellation pending_cancel with its reason', () => {
       const s = fold(ev('INITIAL_PURCHASE', T0), ev('CANCELLATION', T0 + DAY, { cancel_reason: 'PRICE_INCREASE' }));
       expect(s).toMatchObject({ state: 'pending_cancel', cancel_reason: 'PRICE_INCREASE' });

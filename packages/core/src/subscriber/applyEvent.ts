@@ -106,6 +106,9 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     case 'CANCELLATION':
       rank = EVENT_PRECEDENCE.CANCELLATION;
       activity = ACTIVITY_EVENT_TYPES.CANCELLATION;
+      // A one-time purchase cancelled or refunded: RevenueCat sends `expiration_at_ms: null` for
+      // non-subscriptions. Like the top-up itself, it is not the subscription's.
+      if (event.expiration_at_ms === null) break;
       // The billing service sends CANCELLATION(BILLING_ERROR) with BILLING_ISSUE when a charge fails:
       // an involuntary billing problem, not a voluntary cancellation, and no extra failure.
       billingProblem = event.cancel_reason === 'BILLING_ERROR';
