@@ -8,8 +8,9 @@ import { codePointKey } from './codePointKey.js';
 
 const ids = ['a', 'b', 'B', 'é', '\uFFFD', '\u{1F600}', 'a\uE000', 'a\u{10000}', 'zz', '日本'];
 const keysArb = fc.record({
-  state: fc.constantFrom(...SUBSCRIBER_STATES),
-  score: fc.integer({ min: 0, max: 12 }).map((n) => n * 10),
+  // Biased to a few (state, score) cells, so cells often hold several rows when one moves out.
+  state: fc.oneof({ weight: 3, arbitrary: fc.constantFrom<SubscriberState>('active', 'billing_issue') }, { weight: 1, arbitrary: fc.constantFrom(...SUBSCRIBER_STATES) }),
+  score: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(60, 90) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 12 }).map((n) => n * 10) }),
   valueCents: fc.constantFrom(0, 99, 999, 999, 5999),
   rescoreAt: fc.option(fc.integer({ min: 0, max: 20 }), { nil: null }),
 });
@@ -20,9 +21,9 @@ const rangeArb: fc.Arbitrary<IndexRange> = fc.record({
   after: fc.option(fc.record({ score: fc.integer({ min: -1, max: 121 }), customer_id: fc.constantFrom('', ...ids, '\u{10FFFF}') }), { nil: undefined }),
 });
 const revenueRangeArb: fc.Arbitrary<RevenueRange> = fc.record({
-  minScore: fc.integer({ min: -1, max: 121 }),
-  maxScore: fc.option(fc.integer({ min: -1, max: 121 }), { nil: null }),
-  state: fc.option(fc.constantFrom(...SUBSCRIBER_STATES), { nil: undefined }),
+  minScore: fc.oneof(fc.constantFrom(-1, 60, 61), fc.integer({ min: -1, max: 121 })),
+  maxScore: fc.option(fc.oneof(fc.constantFrom(61, 91), fc.integer({ min: -1, max: 121 })), { nil: null }),
+  state: fc.option(fc.constantFrom(...SUBSCRIBER_STATES), { nil: undefined, freq: 1 }),
   after: fc.option(fc.record({ monthly_value_usd: fc.constantFrom(-1, 0, 0.99, 9.99, 59.99, 100), customer_id: fc.constantFrom('', ...ids, '\u{10FFFF}') }), { nil: undefined }),
 });
 type Op =

@@ -1,9 +1,10 @@
 /**
  * The memory store's at-risk indexes over its rows: one ordered list per state by (score
  * descending, customer id in code point order), so a page is a seek plus `limit` steps (a page over
- * every state merges the lists' heads); one list per state by (monthly value descending, customer
- * id) for the revenue order, whose pages skip rows outside the score range; count and value sums
- * per (state, score), so a total sums at most 101 cells per state; and a heap of rows by
+ * every state merges the lists' heads); one list per (state, score) cell by (monthly value
+ * descending, customer id), with the cell's value sum, so a revenue page merges the heads of the
+ * cells in range and a total sums at most 101 cells per state, whatever the number of rows; and a
+ * heap of rows by
  * `rescore_at` for the rows that come due. A row's key fields are only changed through `update`,
  * which moves the row in exactly the indexes whose key changed.
  */
@@ -52,18 +53,17 @@ export interface RevenueRange {
 const byRisk = (a: IndexedRow, b: IndexedRow): number => b.score - a.score || compareKeys(a.key, b.key);
 const byValue = (a: IndexedRow, b: IndexedRow): number => b.valueCents - a.valueCents || compareKeys(a.key, b.key);
 
-/** Count and value of the rows of one (state, score). */
-interface Cell {
-  count: number;
+/** The rows of one (state, score) in revenue order, and their summed value in cents. */
+interface Cell<R> {
+  rows: SortedChunkList<R>;
   cents: number;
 }
 
 /** The at-risk and due indexes of one store. */
 export class AtRiskIndex<R extends IndexedRow> {
   private byState = AtRiskIndex.emptyLists<R>(byRisk);
-  private byStateValue = AtRiskIndex.emptyLists<R>(byValue);
-  /** state → score → count and value sum of the rows there. */
-  private sums = AtRiskIndex.emptySums();
+  /** state → score → the rows there in revenue order, and their value sum. */
+  private cells = AtRiskIndex.emptyCells<R>();
   private due = new DueHeap<R>();
   private rows = 0;
   /** Rows with a non-null `rescoreAt` (the heap's live nodes). */
@@ -77,8 +77,7 @@ export class AtRiskIndex<R extends IndexedRow> {
   /** Indexes a row not indexed yet. */
   add(row: R): void {
     this.byState[row.state].insert(row);
-    this.byStateValue[row.state].insert(row);
-    this.count(row, 1);
+    this.enterCell(row);
     this.rows++;
     if (row.rescoreAt !== null) {
       this.queued++;
@@ -90,16 +89,13 @@ export class AtRiskIndex<R extends IndexedRow> {
   update(row: R, keys: RowKeys): void {
     if (keys.score !== row.score || keys.state !== row.state || keys.valueCents !== row.valueCents) {
       const movesRisk = keys.score !== row.score || keys.state !== row.state;
-      const movesValue = keys.valueCents !== row.valueCents || keys.state !== row.state;
-      this.count(row, -1);
+      this.leaveCell(row);
       if (movesRisk) this.byState[row.state].delete(row);
-      if (movesValue) this.byStateValue[row.state].delete(row);
       row.score = keys.score;
       row.state = keys.state;
       row.valueCents = keys.valueCents;
       if (movesRisk) this.byState[row.state].insert(row);
-      if (movesValue) this.byStateValue[row.state].insert(row);
-      this.count(row, 1);
+      this.enterCell(row);
     }
     if (keys.rescoreAt !== row.rescoreAt) {
       // The old heap node goes stale by itself: its time no longer matches the row's.
@@ -113,14 +109,29 @@ export class AtRiskIndex<R extends IndexedRow> {
   /** Replaces every index with the given rows (after re-materializing them all), in O(n log n). */
   rebuild(rows: readonly R[]): void {
     this.byState = AtRiskIndex.emptyLists<R>(byRisk);
-    this.byStateValue = AtRiskIndex.emptyLists<R>(byValue);
-    this.sums = AtRiskIndex.emptySums();
+    this.cells = AtRiskIndex.emptyCells<R>();
     for (const state of SUBSCRIBER_STATES) {
-      const ofState = rows.filter((r) => r.state === state);
-      this.byState[state] = SortedChunkList.fromSorted([...ofState].sort(byRisk), byRisk);
-      this.byStateValue[state] = SortedChunkList.fromSorted(ofState.sort(byValue), byValue);
+      this.byState[state] = SortedChunkList.fromSorted(
+        rows.filter((r) => r.state === state).sort(byRisk),
+        byRisk,
+      );
     }
-    for (const row of rows) this.count(row, 1);
+    const byCell = new Map<SubscriberState, Map<number, R[]>>();
+    for (const row of rows) {
+      const scores = byCell.get(row.state) ?? new Map<number, R[]>();
+      byCell.set(row.state, scores);
+      const list = scores.get(row.score) ?? [];
+      scores.set(row.score, list);
+      list.push(row);
+    }
+    for (const [state, scores] of byCell) {
+      for (const [score, list] of scores) {
+        this.cells[state].set(score, {
+          rows: SortedChunkList.fromSorted(list.sort(byValue), byValue),
+          cents: list.reduce((sum, r) => sum + r.valueCents, 0),
+        });
+      }
+    }
     this.rows = rows.length;
     this.queued = rows.filter((r) => r.rescoreAt !== null).length;
     this.due.reset(rows);
@@ -158,24 +169,17 @@ export class AtRiskIndex<R extends IndexedRow> {
 
   /**
    * Given a range and a limit, returns the first `limit` rows of the range in revenue order and
-   * whether more follow: a seek in each state's value list, merging heads, skipping rows whose score
-   * is outside the range (so a page walks the rows below the minimum score that sit among the
-   * matching ones).
+   * whether more follow: a seek in each (state, score) cell in the range (at most 101 per state),
+   * then one step per row, merging the cells' heads.
    */
   revenuePage(range: RevenueRange, limit: number): { rows: R[]; more: boolean } {
-    const { maxScore, after, minScore } = range;
+    const { after } = range;
     const afterKey = after === undefined ? '' : codePointKey(after.customer_id);
     const afterCents = after === undefined ? 0 : Math.round(after.monthly_value_usd * 100);
     const startsAt = (r: R) =>
       after === undefined || r.valueCents < afterCents || (r.valueCents === afterCents && r.key > afterKey);
-    const inRange = (r: R) => r.score >= minScore && (maxScore === null || r.score < maxScore);
-    const lists = range.state === undefined ? SUBSCRIBER_STATES.map((s) => this.byStateValue[s]) : [this.byStateValue[range.state]];
-    const cursors = lists.map((list) => list.from(startsAt));
-    const advance = (i: number): R | undefined => {
-      for (let step = cursors[i]!.next(); !step.done; step = cursors[i]!.next()) if (inRange(step.value)) return step.value;
-      return undefined;
-    };
-    const heads = cursors.map((_, i) => advance(i));
+    const cursors = this.cellsIn(range).map((cell) => cell.rows.from(startsAt));
+    const heads = cursors.map((c) => c.next().value);
     const rows: R[] = [];
     for (;;) {
       let best = -1;
@@ -186,35 +190,55 @@ export class AtRiskIndex<R extends IndexedRow> {
       if (best === -1) return { rows, more: false };
       if (rows.length === limit) return { rows, more: true };
       rows.push(heads[best]!);
-      heads[best] = advance(best);
+      heads[best] = cursors[best]!.next().value;
     }
   }
 
   /**
    * Given a score range and an optional state, returns how many rows are in it and their summed
-   * monthly value, from the per-(state, score) sums: at most 101 cells per state, whatever the number of rows.
+   * monthly value, from the cells: at most 101 per state, whatever the number of rows.
    */
   total(range: { minScore: number; maxScore: number | null; state?: SubscriberState | undefined }): AtRiskTotal {
     let subscribers = 0;
     let cents = 0;
-    for (const state of range.state === undefined ? SUBSCRIBER_STATES : [range.state]) {
-      for (const [score, cell] of this.sums[state]) {
-        if (score < range.minScore || (range.maxScore !== null && score >= range.maxScore)) continue;
-        subscribers += cell.count;
-        cents += cell.cents;
-      }
+    for (const cell of this.cellsIn(range)) {
+      subscribers += cell.rows.size;
+      cents += cell.cents;
     }
     return { subscribers, monthly_value_usd: cents / 100 };
   }
 
-  /** Adds (sign 1) or removes (sign -1) a row from its (state, score) cell. */
-  private count(row: R, sign: 1 | -1): void {
-    const cells = this.sums[row.state];
-    const cell = cells.get(row.score) ?? { count: 0, cents: 0 };
-    cell.count += sign;
-    cell.cents += sign * row.valueCents;
-    if (cell.count === 0) cells.delete(row.score);
-    else cells.set(row.score, cell);
+  /** The non-empty cells of a score range and an optional state. */
+  private cellsIn(range: { minScore: number; maxScore: number | null; state?: SubscriberState | undefined }): Cell<R>[] {
+    const out: Cell<R>[] = [];
+    for (const state of range.state === undefined ? SUBSCRIBER_STATES : [range.state]) {
+      for (const [score, cell] of this.cells[state]) {
+        if (score >= range.minScore && (range.maxScore === null || score < range.maxScore)) out.push(cell);
+      }
+    }
+    return out;
+  }
+
+  /** Puts a row in the cell of its (state, score). */
+  private enterCell(row: R): void {
+    const scores = this.cells[row.state];
+    let cell = scores.get(row.score);
+    if (cell === undefined) {
+      cell = { rows: new SortedChunkList<R>(byValue), cents: 0 };
+      scores.set(row.score, cell);
+    }
+    cell.rows.insert(row);
+    cell.cents += row.valueCents;
+  }
+
+  /** Takes a row out of the cell of its (state, score); an emptied cell is dropped. */
+  private leaveCell(row: R): void {
+    const scores = this.cells[row.state];
+    const cell = scores.get(row.score);
+    if (cell === undefined) return;
+    cell.rows.delete(row);
+    cell.cents -= row.valueCents;
+    if (cell.rows.size === 0) scores.delete(row.score);
   }
 
   /**
@@ -232,7 +256,7 @@ export class AtRiskIndex<R extends IndexedRow> {
     return Object.fromEntries(SUBSCRIBER_STATES.map((s) => [s, new SortedChunkList<R>(compare)])) as Record<SubscriberState, SortedChunkList<R>>;
   }
 
-  private static emptySums(): Record<SubscriberState, Map<number, Cell>> {
-    return Object.fromEntries(SUBSCRIBER_STATES.map((s) => [s, new Map<number, Cell>()])) as Record<SubscriberState, Map<number, Cell>>;
+  private static emptyCells<R extends IndexedRow>(): Record<SubscriberState, Map<number, Cell<R>>> {
+    return Object.fromEntries(SUBSCRIBER_STATES.map((s) => [s, new Map<number, Cell<R>>()])) as Record<SubscriberState, Map<number, Cell<R>>>;
   }
 }
