@@ -12,7 +12,8 @@ const P = '/v2/projects/proj_sim';
 let sim: SimProcess;
 
 beforeAll(async () => {
-  sim = await startSim();
+  // Rate limits off: hundreds of requests in a minute would be refused, and the refusal's backoff_ms moves with time.
+  sim = await startSim(['--rate-limits', 'off']);
   const post = (path: string, body: unknown) =>
     fetch(sim.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   expect((await post('/sim/products', { id: 'pack', type: 'consumable' })).status).toBe(201);
