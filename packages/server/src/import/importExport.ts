@@ -111,7 +111,8 @@ export async function importExport(store: SubscriberStore, reader: ExportReader,
     report.subscriptions = deriver.subscriptions();
     options.onBatch?.(report, line);
   };
-  const take = async (events: readonly DerivedEvent[], at: number) => {
+  // Synchronous: one promise per batch, not per row.
+  const take = (events: readonly DerivedEvent[], at: number) => {
     for (const event of events) {
       const parsed = parseWebhook({ api_version: '1.0', event });
       if (!parsed.ok) {
@@ -124,8 +125,8 @@ export async function importExport(store: SubscriberStore, reader: ExportReader,
         batch.push(parsed.value.event);
       }
     }
-    if (batch.length + sandboxBatch.length >= batchSize) await flush();
   };
+  const full = () => batch.length + sandboxBatch.length >= batchSize;
 
   for await (const record of reader.records) {
     line = record.line;
@@ -150,12 +151,13 @@ export async function importExport(store: SubscriberStore, reader: ExportReader,
       }
       report.sandbox_rows += 1;
     }
-    await take(deriver.add(row.value), line);
+    take(deriver.add(row.value), line);
+    if (full()) await flush();
   }
   for (const u of reader.unreadable.slice(unreadableSeen)) reject(u.line, 'row', u.message);
   const asOf = options.asOf ?? deriver.latestUpdate();
   report.as_of = asOf;
-  if (asOf !== null) await take(deriver.finish(asOf), line);
+  if (asOf !== null) take(deriver.finish(asOf), line);
   await flush();
   report.rejections.sort((a, b) => a.line - b.line);
   return report;
