@@ -74,19 +74,25 @@ interface TransactionRow {
 /** An export time: `YYYY-MM-DD HH:MM:SS`, UTC (whole seconds, as the billing service writes them). */
 export const exportTime = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
+/** An ISO 8601 period as the export writes it (`P1M`); a period given in ms has no standard name. */
+const durationOf = (period: string | number | null) => (typeof period === 'string' ? period : '');
 const time = (ms: number | null) => (ms === null ? '' : exportTime(ms));
 const num = (n: number | null) => (n === null ? '' : String(n));
 const bool = (b: boolean) => (b ? 'true' : 'false');
 
 /**
- * Given the webhook bodies a simulator emitted (in order), returns the rows of its version 5
- * export, one per transaction, in the order the transactions were made. Pure.
+ * Given the webhook bodies a simulator emitted (in order) and optionally its product catalog (for
+ * `product_duration`, the standard period of a subscription product), returns the rows of its
+ * version 5 export, one per transaction, in the order the transactions were made. Pure.
  *
  * @example
- * const rows = exportRows(sim.events());
+ * const rows = exportRows(sim.events(), sim.world().products);
  * rows[0].store_transaction_id; // the first purchase's transaction id
  */
-export function exportRows(bodies: readonly { event: object }[]): Record<ExportColumn, string>[] {
+export function exportRows(
+  bodies: readonly { event: object }[],
+  products: ReadonlyMap<string, { period: string | number | null }> = new Map(),
+): Record<ExportColumn, string>[] {
   const rows = new Map<string, TransactionRow>();
   const firstSeen = new Map<string, number>();
   for (const body of bodies) {
@@ -184,7 +190,7 @@ export function exportRows(bodies: readonly { event: object }[]): Record<ExportC
     country_source: r.country === null ? '' : 'from_sdk',
     product_identifier: r.product,
     product_display_name: '',
-    product_duration: '',
+    product_duration: r.auto_renewable ? durationOf(products.get(r.product)?.period ?? null) : '',
     start_time: exportTime(r.start),
     end_time: time(r.end),
     grace_period_end_time: time(r.grace_end),

@@ -32,7 +32,7 @@ export interface ExportCommandInput {
 export async function runExportCommand(input: ExportCommandInput): Promise<{ rows: number; ok: boolean }> {
   const run = runScenario(input.scenario, { webhook: { url: null } });
   try {
-    const rows = exportRows(run.sim.events());
+    const rows = exportRows(run.sim.events(), run.sim.world().products);
     const text = Readable.from(exportCsvLines(rows));
     const sink = input.out === undefined ? input.stdout : createWriteStream(input.out);
     const end = input.out !== undefined;

@@ -41,8 +41,9 @@ describe('exportRows', () => {
     sim.advanceBy('P1M'); // renewal
     const cancelled = sim.dispatch({ type: 'cancel', subscription_id: bought.subscription_id, reason: 'UNSUBSCRIBE' });
     expect(cancelled.ok).toBe(true);
-    const rows = exportRows(sim.events());
+    const rows = exportRows(sim.events(), sim.world().products);
     expect(rows).toHaveLength(3);
+    expect(rows.map((r) => r.product_duration)).toEqual(['P1M', 'P1M', 'P1M']);
     const [trial, conversion, renewal] = rows;
     expect(trial).toMatchObject({
       rc_original_app_user_id: 'u1',
