@@ -95,7 +95,9 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   const { scheduler, transport } = deps;
   const targetsNow = deps.targets ?? (() => configuredTargets(deps.config()));
   let random = deps.random;
-  const byEvent = new Map<string, DeliveryRecord[]>();
+  // The first record of each event; the records of further targets of the same event, if any, in `more`.
+  const byEvent = new Map<string, DeliveryRecord>();
+  const more = new Map<string, DeliveryRecord[]>();
   const all: DeliveryRecord[] = [];
   const queue = createDeque<QueueItem>();
   const timers = new Set<unknown>();
@@ -210,9 +212,12 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       faults: [],
       body,
     };
-    const list = byEvent.get(record.event_id);
-    if (list === undefined) byEvent.set(record.event_id, [record]);
-    else list.push(record);
+    if (!byEvent.has(record.event_id)) byEvent.set(record.event_id, record);
+    else {
+      const list = more.get(record.event_id);
+      if (list === undefined) more.set(record.event_id, [record]);
+      else list.push(record);
+    }
     all.push(record);
     return record;
   }
@@ -235,8 +240,6 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     }
   }
 
-  const targetOf = new WeakMap<DeliveryRecord, DeliveryTarget>();
-
   return {
     enqueue(body) {
       const targets = targetsNow();
@@ -249,26 +252,27 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       for (const target of targets) {
         const record = newRecord(body, target.id);
         first ??= record;
-        targetOf.set(record, target);
         if (acceptsEvent(target, body)) queueFirst(record, target);
         else record.state = 'filtered';
       }
       return first!;
     },
     redeliver(eventId) {
-      const records = byEvent.get(eventId);
-      if (records === undefined) return undefined;
+      const first = byEvent.get(eventId);
+      if (first === undefined) return undefined;
+      // Each record goes to its target as configured now; an event logged as skipped (no target
+      // then) goes to the configured webhook, if there is one now.
+      const targets = targetsNow();
       const configured = configuredTargets(deps.config())[0];
-      for (const record of records) {
+      for (const record of [first, ...(more.get(eventId) ?? [])]) {
         if (record.state === 'filtered') continue;
-        // An event logged as skipped (no target then) goes to the configured webhook, if there is one now.
-        const target = targetOf.get(record) ?? configured;
+        const target = targets.find((t) => t.id === record.target_id) ?? (record.target_id === null ? configured : undefined);
         if (target !== undefined) push({ record, target, kind: 'redeliver' });
       }
-      return records[0];
+      return first;
     },
     log: () => [...all],
-    get: (eventId) => byEvent.get(eventId)?.[0],
+    get: (eventId) => byEvent.get(eventId),
     idle: () => (busy() ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     close() {
       for (const t of timers) scheduler.clearTimeout(t);
@@ -278,6 +282,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       for (const t of timers) scheduler.clearTimeout(t);
       timers.clear();
       byEvent.clear();
+      more.clear();
       all.length = 0;
       while (queue.shift() !== undefined);
       random = next;

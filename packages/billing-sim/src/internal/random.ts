@@ -47,21 +47,39 @@ export function randomFromState(initial: number): { random: Random; state: () =>
   };
 }
 
+// Two hex digits per byte, looked up: ids are drawn for every event, so no per-digit toString.
+const BYTE_HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const BYTE_HEX_UPPER = BYTE_HEX.map((h) => h.toUpperCase());
+
+/** 32 random bits: the generator's output is a uint32 divided by 2^32, so this is exact. */
+const word = (rnd: Random): number => (rnd() * 4294967296) >>> 0;
+
+/** The 4 bytes of a word as 8 hex digits. */
+const wordHex = (w: number, table: readonly string[]): string =>
+  table[w >>> 24]! + table[(w >>> 16) & 0xff]! + table[(w >>> 8) & 0xff]! + table[w & 0xff]!;
+
 const hex = (rnd: Random, n: number): string => {
   let s = '';
-  for (let i = 0; i < n; i++) s += Math.floor(rnd() * 16).toString(16);
-  return s;
+  while (s.length < n) s += wordHex(word(rnd), BYTE_HEX);
+  return s.length === n ? s : s.slice(0, n);
 };
 
 /**
  * Given a PRNG, returns a version-4-shaped UUID in upper case, as the billing service's event ids look.
+ * Four draws of 32 bits, the version and variant bits set as RFC 9562 says.
  *
  * @example
  * uuidFrom(seededRandom('x')); // e.g. '1F3A…-…'
  */
 export function uuidFrom(rnd: Random): string {
-  const variant = (8 + Math.floor(rnd() * 4)).toString(16);
-  return `${hex(rnd, 8)}-${hex(rnd, 4)}-4${hex(rnd, 3)}-${variant}${hex(rnd, 3)}-${hex(rnd, 12)}`.toUpperCase();
+  const a = word(rnd);
+  const b = (word(rnd) & 0xffff0fff) | 0x00004000; // version 4
+  const c = ((word(rnd) & 0x3fffffff) | 0x80000000) >>> 0; // variant 10xx
+  const d = word(rnd);
+  const t = BYTE_HEX_UPPER;
+  const bh = wordHex(b >>> 0, t);
+  const ch = wordHex(c, t);
+  return `${wordHex(a, t)}-${bh.slice(0, 4)}-${bh.slice(4)}-${ch.slice(0, 4)}-${ch.slice(4)}${wordHex(d, t)}`;
 }
 
 /** Given a PRNG and a number of characters, returns lowercase hex. */

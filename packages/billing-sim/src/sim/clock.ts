@@ -47,25 +47,43 @@ export interface Job {
 interface LiveJob extends Job {
   /** The subscription's place in its customer's list (0 for a credit expiry, index + 1 otherwise). */
   localSeq: number;
-  /** JOB_RANK of the kind, kept on the job for the heap's comparisons. */
-  rank: number;
-  /** The customer's creation order: ties at one instant run in it. */
-  customerSeq: number;
+  /**
+   * The order of jobs due at one instant as one number: JOB_RANK, then the customer's creation
+   * order, then `localSeq` (rank × 2^50 + customer seq × 2^20 + localSeq; exact below 2^30
+   * customers and 2^20 subscriptions per customer), so the heap compares two numbers per job.
+   */
+  order: number;
 }
 
-function subscriptionJob(sub: SubscriptionState): { at: number; kind: JobKind } | null {
-  if (sub.status === 'grace') return sub.grace_expires_at === null ? null : { at: sub.grace_expires_at, kind: 'grace_expiry' };
-  if (sub.status === 'expired') return null;
-  if (sub.status === 'paused') return sub.auto_resume_at === null ? null : { at: sub.auto_resume_at, kind: 'resume' };
-  if (sub.status === 'temporary') return { at: sub.period_end, kind: 'temporary_expiry' };
-  if (!sub.auto_renew) return { at: sub.period_end, kind: 'expiration' };
-  if (sub.auto_resume_at !== null) return { at: sub.period_end, kind: 'pause' };
-  if (sub.fail_next_renewal !== null) return { at: sub.period_end, kind: 'billing_failure' };
-  return { at: sub.period_end, kind: sub.period_type === 'TRIAL' ? 'trial_conversion' : 'renewal' };
+/** What a subscription waits for, if anything (no allocation: the heap derives millions of these). */
+function subscriptionJobKind(sub: SubscriptionState): JobKind | null {
+  switch (sub.status) {
+    case 'grace':
+      return sub.grace_expires_at === null ? null : 'grace_expiry';
+    case 'expired':
+      return null;
+    case 'paused':
+      return sub.auto_resume_at === null ? null : 'resume';
+    case 'temporary':
+      return 'temporary_expiry';
+    case 'trialing':
+    case 'active':
+      if (!sub.auto_renew) return 'expiration';
+      if (sub.auto_resume_at !== null) return 'pause';
+      if (sub.fail_next_renewal !== null) return 'billing_failure';
+      return sub.period_type === 'TRIAL' ? 'trial_conversion' : 'renewal';
+  }
 }
+
+/** When the subscription's job of that kind is due. */
+const subscriptionJobAt = (sub: SubscriptionState, kind: JobKind): number =>
+  kind === 'grace_expiry' ? (sub.grace_expires_at ?? sub.period_end) : kind === 'resume' ? (sub.auto_resume_at ?? sub.period_end) : sub.period_end;
 
 /** When the customer's next expiring lot expires (core `nextCreditExpiry`). */
 const creditExpiryOf = (customer: CustomerState): number | null => nextCreditExpiry(customer.ledger);
+
+const ORDER_RANK = 2 ** 50;
+const ORDER_CUSTOMER = 2 ** 20;
 
 function liveJob(customer: CustomerState, localSeq: number, at: number, kind: JobKind, subscriptionId: string | null): LiveJob {
   // One literal with every field in one order: the heap compares these objects millions of times.
@@ -76,29 +94,32 @@ function liveJob(customer: CustomerState, localSeq: number, at: number, kind: Jo
     customer_id: customer.id,
     subscription_id: subscriptionId,
     localSeq,
-    rank: JOB_RANK[kind],
-    customerSeq: customer.seq,
+    order: JOB_RANK[kind] * ORDER_RANK + customer.seq * ORDER_CUSTOMER + localSeq,
   };
 }
 
-/** One customer's jobs, derived from its state: its next credit expiry, then one per live subscription. */
-function customerJobs(customer: CustomerState, out: LiveJob[]): void {
+/**
+ * One customer's jobs due at or before `limit`, derived from its state: its next credit expiry,
+ * then one per live subscription.
+ */
+function customerJobs(customer: CustomerState, limit: number, out: { push(job: LiveJob): unknown }): void {
   const expiry = creditExpiryOf(customer);
-  if (expiry !== null) out.push(liveJob(customer, 0, expiry, 'credit_expiry', null));
+  if (expiry !== null && expiry <= limit) out.push(liveJob(customer, 0, expiry, 'credit_expiry', null));
   const subs = customer.subscriptions;
   for (let index = 0; index < subs.length; index += 1) {
     const sub = subs[index]!;
-    const job = subscriptionJob(sub);
-    if (job !== null) out.push(liveJob(customer, index + 1, job.at, job.kind, sub.id));
+    const kind = subscriptionJobKind(sub);
+    if (kind === null) continue;
+    const at = subscriptionJobAt(sub, kind);
+    if (at <= limit) out.push(liveJob(customer, index + 1, at, kind, sub.id));
   }
 }
 
-const compareJobs = (a: LiveJob, b: LiveJob) =>
-  a.at - b.at || a.rank - b.rank || a.customerSeq - b.customerSeq || a.localSeq - b.localSeq;
+const compareJobs = (a: LiveJob, b: LiveJob) => a.at - b.at || a.order - b.order;
 
-function liveJobs(world: World): LiveJob[] {
+function liveJobs(world: World, limit: number): LiveJob[] {
   const jobs: LiveJob[] = [];
-  pmapForEach(world.projects, (project) => pmapForEach(project.customers, (customer) => customerJobs(customer, jobs)));
+  pmapForEach(world.projects, (project) => pmapForEach(project.customers, (customer) => customerJobs(customer, limit, jobs)));
   return jobs.sort(compareJobs);
 }
 
@@ -106,8 +127,9 @@ function liveJobs(world: World): LiveJob[] {
 function isStillLive(job: LiveJob, customer: CustomerState): boolean {
   if (job.subscription_id === null) return creditExpiryOf(customer) === job.at;
   const sub = customer.subscriptions[job.localSeq - 1];
-  const current = sub === undefined ? null : subscriptionJob(sub);
-  return current !== null && current.kind === job.kind && current.at === job.at;
+  if (sub === undefined || sub.id !== job.subscription_id) return false;
+  const kind = subscriptionJobKind(sub);
+  return kind === job.kind && subscriptionJobAt(sub, kind) === job.at;
 }
 
 /**
@@ -117,7 +139,7 @@ function isStillLive(job: LiveJob, customer: CustomerState): boolean {
  * pendingJobs(world)[0]?.kind; // 'credit_expiry'
  */
 export function pendingJobs(world: World): Job[] {
-  return liveJobs(world).map(({ at, kind, project_id, customer_id, subscription_id }) => ({ at, kind, project_id, customer_id, subscription_id }));
+  return liveJobs(world, Infinity).map(({ at, kind, project_id, customer_id, subscription_id }) => ({ at, kind, project_id, customer_id, subscription_id }));
 }
 
 function runJob(ctx: SimContext, job: LiveJob, customer: CustomerState): void {
@@ -175,7 +197,8 @@ export function advanceTo(ctx: SimContext, target: number): Result<{ now: number
   }
   // Jobs are derived from the world the transition started from: a transition runs jobs before
   // anything else, so no customer has been changed yet.
-  const heap = createMinHeap(compareJobs, liveJobs(ctx.base));
+  // Only jobs due by the target are queued: later ones would never run in this advance.
+  const heap = createMinHeap(compareJobs, liveJobs(ctx.base, target));
   const ran: Job[] = [];
   while (ran.length < MAX_JOBS_PER_ADVANCE) {
     const next = heap.pop();
@@ -188,9 +211,7 @@ export function advanceTo(ctx: SimContext, target: number): Result<{ now: number
     ctx.now = Math.max(ctx.now, next.at);
     runJob(ctx, next, customer);
     ran.push({ at: next.at, kind: next.kind, project_id: next.project_id, customer_id: next.customer_id, subscription_id: next.subscription_id });
-    const again: LiveJob[] = [];
-    customerJobs(customer, again);
-    for (const job of again) heap.push(job);
+    customerJobs(customer, target, heap);
   }
   return fail('unprocessable_entity_error', `More than ${MAX_JOBS_PER_ADVANCE} jobs in one advance; advance in smaller steps`, 'to');
 }

@@ -214,6 +214,7 @@ export const currenciesOf = (ctx: SimContext, projectId: string): VirtualCurrenc
 
 /** Sums ledger entries per currency into webhook adjustments (zero sums left out). */
 export function toAdjustments(ctx: SimContext, projectId: string, entries: readonly LedgerEntry[]): VcAdjustment[] {
+  if (entries.length === 0) return [];
   const sums = new Map<string, number>();
   for (const e of entries) sums.set(e.currency, (sums.get(e.currency) ?? 0) + e.amount);
   const currencies = readProject(ctx, projectId).currencies;

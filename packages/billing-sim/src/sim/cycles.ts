@@ -8,9 +8,20 @@ import type { Product } from './products.js';
 import type { CustomerState, SubscriptionState } from './state.js';
 import { lifecycleEvent, type LifecycleExtras, type LifecycleType } from './webhookEvents.js';
 
+const ONE_MONTH: Duration = { years: 0, months: 1, days: 0, ms: 0 };
+/** Parsed periods by their text: a renewal needs its product's period, and parsing it each time showed in profiles. */
+const parsedPeriods = new Map<string | number, Duration>();
+
 /** The billing period of a subscription product. */
-export const periodOf = (product: Product): Duration =>
-  parseDuration(product.period ?? 'P1M') ?? { years: 0, months: 1, days: 0, ms: 0 };
+export function periodOf(product: Product): Duration {
+  const text = product.period ?? 'P1M';
+  let d = parsedPeriods.get(text);
+  if (d === undefined) {
+    d = parseDuration(text) ?? ONE_MONTH;
+    if (parsedPeriods.size < 1000) parsedPeriods.set(text, d);
+  }
+  return d;
+}
 
 /** The product of a subscription (products cannot be deleted, so it is always there). */
 export function productOfSub(ctx: SimContext, sub: SubscriptionState): Product {
