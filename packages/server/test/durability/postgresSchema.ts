@@ -42,6 +42,7 @@ export function testSchema(label: string): TestSchema {
     name,
     spec: url.toString(),
     query,
-    drop: async () => void (await query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)),
+    // `tenure serve` also creates the sandbox namespace beside it (sandboxStoreSpec).
+    drop: async () => void (await query(`DROP SCHEMA IF EXISTS "${name}" CASCADE; DROP SCHEMA IF EXISTS "${name}_sandbox" CASCADE`)),
   };
 }
