@@ -11,6 +11,7 @@ import type { Duration } from '../internal/duration.js';
 import type { PurchaseInput, PurchaseOutcome, TemporaryGrantInput } from './lifecycle.js';
 import type { Product } from './products.js';
 import type { ProjectResource } from './projects.js';
+import type { CustomerAttributes } from './attributes.js';
 import type { IntegrationInput, IntegrationUpdate, WebhookIntegrationRecord } from './integrations.js';
 import type { CustomerState, IdempotencyRecord, SubscriptionState } from './state.js';
 
@@ -41,7 +42,9 @@ export type SimCommand =
   | { type: 'create_project'; project_id: string }
   | { type: 'create_integration'; project_id: string; input: IntegrationInput }
   | { type: 'update_integration'; project_id: string; id: string; input: IntegrationUpdate }
-  | { type: 'delete_integration'; project_id: string; id: string };
+  | { type: 'delete_integration'; project_id: string; id: string }
+  | { type: 'set_attributes'; project_id: string; customer_id: string; attributes: { name: string; value: string | null }[] }
+  | { type: 'delete_customer'; project_id: string; customer_id: string };
 
 export type SimCommandType = SimCommand['type'];
 
@@ -75,6 +78,8 @@ export interface CommandValues {
   create_integration: WebhookIntegrationRecord;
   update_integration: WebhookIntegrationRecord;
   delete_integration: { object: 'webhook_integration'; id: string; deleted_at: number };
+  set_attributes: CustomerAttributes;
+  delete_customer: { object: 'customer'; id: string; deleted_at: number };
 }
 
 /** The command of a given type. */

@@ -15,7 +15,7 @@ import {
 } from '@tenure/core';
 import { hexFrom, randomFromState, uuidFrom, type Random } from '../internal/random.js';
 import type { ApiParts } from './apiParts.js';
-import { pmapGet, pmapSet, pmapSetAll, type PMap } from './persistentMap.js';
+import { pmapGet, pmapRemove, pmapSet, pmapSetAll, type PMap } from './persistentMap.js';
 import type { Product } from './products.js';
 import {
   emptyProject,
@@ -44,6 +44,8 @@ interface ProjectDraft {
   idempotency: PMap<IdempotencyRecord> | null;
   /** Customers copied in this transition, by id. */
   customers: Map<string, CustomerState>;
+  /** Customers deleted in this transition (API v2 `DELETE /customers/{id}`). */
+  removed: Set<string>;
 }
 
 export interface SimContext {
@@ -98,7 +100,7 @@ function projectDraft(ctx: SimContext, projectId: string): ProjectDraft {
   let draft = ctx.projects.get(projectId);
   if (draft === undefined) {
     const base = pmapGet(ctx.base.projects, projectId) ?? emptyProject(projectId);
-    draft = { base, currencies: null, idempotency: null, customers: new Map() };
+    draft = { base, currencies: null, idempotency: null, customers: new Map(), removed: new Set() };
     ctx.projects.set(projectId, draft);
   }
   return draft;
@@ -161,6 +163,7 @@ export function peekCustomer(ctx: SimContext, projectId: string, customerId: str
   const draft = ctx.projects.get(projectId);
   const copied = draft?.customers.get(customerId);
   if (copied !== undefined) return copied;
+  if (draft?.removed.has(customerId) === true) return undefined;
   const base = draft?.base ?? pmapGet(ctx.base.projects, projectId);
   return base === undefined ? undefined : pmapGet(base.customers, customerId);
 }
@@ -173,7 +176,7 @@ export function customerOf(ctx: SimContext, projectId: string, customerId: strin
   const draft = projectDraft(ctx, projectId);
   const copied = draft.customers.get(customerId);
   if (copied !== undefined) return copied;
-  const stored = pmapGet(draft.base.customers, customerId);
+  const stored = draft.removed.has(customerId) ? undefined : pmapGet(draft.base.customers, customerId);
   if (stored !== undefined) {
     const copy = copyCustomer(stored);
     draft.customers.set(customerId, copy);
@@ -193,6 +196,16 @@ export function customerOf(ctx: SimContext, projectId: string, customerId: strin
   };
   draft.customers.set(customerId, customer);
   return customer;
+}
+
+/**
+ * Removes a customer from its project (its subscriptions and purchases go with it; their jobs stop,
+ * as jobs are derived from customers). Creating the id again later in the transition starts afresh.
+ */
+export function removeCustomer(ctx: SimContext, projectId: string, customerId: string): void {
+  const draft = projectDraft(ctx, projectId);
+  draft.customers.delete(customerId);
+  draft.removed.add(customerId);
 }
 
 /** Finds a subscription by id in any project, writable. */
@@ -276,9 +289,10 @@ export function grantFor(
 export function commitDraft(ctx: SimContext): World {
   let projects = ctx.base.projects;
   for (const [id, draft] of ctx.projects) {
-    const touched = draft.currencies !== null || draft.idempotency !== null || draft.customers.size > 0;
+    const touched = draft.currencies !== null || draft.idempotency !== null || draft.customers.size > 0 || draft.removed.size > 0;
     if (!touched) continue;
-    const customers = draft.customers.size === 0 ? draft.base.customers : pmapSetAll(draft.base.customers, draft.customers);
+    let customers = draft.customers.size === 0 ? draft.base.customers : pmapSetAll(draft.base.customers, draft.customers);
+    for (const id of draft.removed) if (!draft.customers.has(id)) customers = pmapRemove(customers, id);
     projects = pmapSet(projects, id, {
       id,
       currencies: draft.currencies ?? draft.base.currencies,

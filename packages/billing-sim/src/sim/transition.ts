@@ -16,6 +16,7 @@ import { createCurrency, deleteCurrency, updateCurrency } from './currencyOps.js
 import { forgetExpiredKeys, rememberKey } from './idempotency.js';
 import * as life from './lifecycle.js';
 import { createProject } from './projects.js';
+import { deleteCustomer, setAttributes } from './attributes.js';
 import { createIntegration, deleteIntegration, updateIntegration } from './integrations.js';
 import type { World } from './state.js';
 import type { WebhookBody } from './webhookEvents.js';
@@ -61,6 +62,8 @@ function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCo
     .with({ type: 'create_integration' }, (c) => createIntegration(ctx, c.project_id, c.input))
     .with({ type: 'update_integration' }, (c) => updateIntegration(ctx, c.project_id, c.id, c.input))
     .with({ type: 'delete_integration' }, (c) => deleteIntegration(ctx, c.project_id, c.id))
+    .with({ type: 'set_attributes' }, (c) => setAttributes(ctx, c.project_id, c.customer_id, c.attributes))
+    .with({ type: 'delete_customer' }, (c) => deleteCustomer(ctx, c.project_id, c.customer_id))
     .exhaustive();
 }
 

@@ -1,24 +1,102 @@
-/** API v2 customers (Customer Information domain). */
+/** API v2 customers (Customer Information domain): list, get, delete, aliases, attributes, transfer. */
+import { z } from 'zod';
+import { setAttributesBodySchema, toAliasResources, toAttributeResources } from '../../api/attributeResource.js';
 import { toCustomerResource } from '../../api/customerResource.js';
 import { fail } from '../../sim/apiError.js';
-import { customerIn } from '../../sim/queries.js';
-import { errorResponse, json } from '../httpTypes.js';
+import { attributesOf } from '../../sim/attributes.js';
+import { customerIn, customersOf } from '../../sim/queries.js';
+import { errorResponse, json, paginate, parseBody, respond } from '../httpTypes.js';
 import type { Route } from '../route.js';
 import { checkIds, param } from './ids.js';
 
-const CUSTOMER = '/v2/projects/:project_id/customers/:customer_id';
+const CUSTOMERS = '/v2/projects/:project_id/customers';
+const CUSTOMER = `${CUSTOMERS}/:customer_id`;
+
+const missing = (id: string) => errorResponse(fail('resource_missing', `Customer ${id} not found`, 'customer_id').error);
+
+/** The body of the transfer action (`app_ids` is accepted; the simulator has one app). */
+const transferBodySchema = z.strictObject({
+  target_customer_id: z.string().min(1).max(1500),
+  app_ids: z.array(z.string().min(1).max(255)).nullable().optional(),
+});
 
 /** The customer routes. */
 export const customerRoutes: Route[] = [
+  {
+    method: 'GET', pattern: CUSTOMERS, domain: 'customer_information', summary: 'List customers in creation order (search: exact $email)',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const search = input.query['search'];
+      if (search !== undefined && (search.length === 0 || search.length > 255)) return errorResponse(fail('parameter_error', 'search is 1–255 characters', 'search').error);
+      const world = sim.world();
+      const projectId = param(input, 'project_id');
+      const customers = customersOf(world, projectId).filter((c) => search === undefined || attributesOf(world, projectId, c.id).get('$email')?.value === search);
+      return respond(paginate(customers.map(toCustomerResource), (c) => c.id, input.query, input.path, ['search']));
+    },
+  },
   {
     method: 'GET', pattern: CUSTOMER, domain: 'customer_information', summary: 'Get a customer (the Customer object)',
     handler(sim, input) {
       const bad = checkIds(sim, input);
       if (bad !== null) return bad;
       const customer = customerIn(sim.world(), param(input, 'project_id'), param(input, 'customer_id'));
-      return customer === undefined
-        ? errorResponse(fail('resource_missing', `Customer ${param(input, 'customer_id')} not found`, 'customer_id').error)
-        : json(200, toCustomerResource(customer));
+      return customer === undefined ? missing(param(input, 'customer_id')) : json(200, toCustomerResource(customer));
+    },
+  },
+  {
+    method: 'DELETE', pattern: CUSTOMER, domain: 'customer_information', summary: 'Delete a customer with its subscriptions, purchases, balances and attributes',
+    handler: (sim, input) =>
+      checkIds(sim, input) ?? respond(sim.dispatch({ type: 'delete_customer', project_id: param(input, 'project_id'), customer_id: param(input, 'customer_id') })),
+  },
+  {
+    method: 'GET', pattern: `${CUSTOMER}/aliases`, domain: 'customer_information', summary: "List a customer's aliases",
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const customer = customerIn(sim.world(), param(input, 'project_id'), param(input, 'customer_id'));
+      return customer === undefined ? missing(param(input, 'customer_id')) : respond(paginate(toAliasResources(customer), (a) => a.id, input.query, input.path));
+    },
+  },
+  {
+    method: 'GET', pattern: `${CUSTOMER}/attributes`, domain: 'customer_information', summary: "List a customer's attributes",
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const world = sim.world();
+      const projectId = param(input, 'project_id');
+      const id = param(input, 'customer_id');
+      if (customerIn(world, projectId, id) === undefined) return missing(id);
+      return respond(paginate(toAttributeResources(attributesOf(world, projectId, id)), (a) => a.name, input.query, input.path));
+    },
+  },
+  {
+    method: 'POST', pattern: `${CUSTOMER}/attributes`, domain: 'customer_information', summary: "Set a customer's attributes (null clears a value)",
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const body = parseBody(setAttributesBodySchema, input.body);
+      if (!body.ok) return errorResponse(body.error);
+      const set = sim.dispatch({ type: 'set_attributes', project_id: param(input, 'project_id'), customer_id: param(input, 'customer_id'), attributes: body.value.attributes });
+      return respond(set, 200, (attrs) => ({ object: 'list', items: toAttributeResources(attrs), next_page: null, url: input.path }));
+    },
+  },
+  {
+    method: 'POST', pattern: `${CUSTOMER}/actions/transfer`, domain: 'customer_information',
+    summary: "Move a customer's subscriptions and one-time purchases to another customer (TRANSFER webhook)",
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const body = parseBody(transferBodySchema, input.body);
+      if (!body.ok) return errorResponse(body.error);
+      const projectId = param(input, 'project_id');
+      const done = sim.dispatch({ type: 'transfer', project_id: projectId, customer_id: param(input, 'customer_id'), target_customer_id: body.value.target_customer_id });
+      if (!done.ok) return errorResponse(done.error);
+      const world = sim.world();
+      const source = customerIn(world, projectId, done.value.customer_id);
+      const target = customerIn(world, projectId, done.value.target_customer_id);
+      if (source === undefined || target === undefined) return errorResponse(fail('server_error', 'transfer lost a customer').error);
+      return json(200, { source_customer: toCustomerResource(source), target_customer: toCustomerResource(target) });
     },
   },
 ];

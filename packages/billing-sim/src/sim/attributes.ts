@@ -1,0 +1,52 @@
+/**
+ * Customer attributes (`$email`, `$displayName`, custom names): what API v2's attribute routes set
+ * and list, and what `GET /customers?search=` matches (`$email`, exactly).
+ */
+import { fail, ok, type Result } from './apiError.js';
+import { peekCustomer, removeCustomer, type SimContext } from './context.js';
+import { pmapGet, pmapRemove, pmapSet } from './persistentMap.js';
+import type { World } from './state.js';
+
+/** One attribute: its value (null once cleared) and when it last changed. */
+export interface AttributeValue {
+  value: string | null;
+  updated_at: number;
+}
+
+/** A customer's attributes by name, in the order they were first set. */
+export type CustomerAttributes = ReadonlyMap<string, AttributeValue>;
+
+/** The key of a customer's attributes in the world. */
+export const attributeKey = (projectId: string, customerId: string): string => `${projectId}\u0000${customerId}`;
+
+/**
+ * Given a world, a project and a customer, returns its attributes (empty when none).
+ *
+ * @example
+ * attributesOf(world, 'proj1', 'u1').get('$email')?.value;
+ */
+export const attributesOf = (world: World, projectId: string, customerId: string): CustomerAttributes =>
+  pmapGet(world.api.attributes, attributeKey(projectId, customerId)) ?? new Map();
+
+/** Sets attributes of an existing customer (404 otherwise); a null value clears one (it stays listed as null). */
+export function setAttributes(
+  ctx: SimContext,
+  projectId: string,
+  customerId: string,
+  attributes: readonly { name: string; value: string | null }[],
+): Result<CustomerAttributes> {
+  if (peekCustomer(ctx, projectId, customerId) === undefined) return fail('resource_missing', `Customer ${customerId} not found`, 'customer_id');
+  const key = attributeKey(projectId, customerId);
+  const next = new Map(pmapGet(ctx.api.attributes, key) ?? []);
+  for (const a of attributes) next.set(a.name, { value: a.value, updated_at: ctx.now });
+  ctx.api = { ...ctx.api, attributes: pmapSet(ctx.api.attributes, key, next) };
+  return ok(next);
+}
+
+/** Deletes a customer, its subscriptions, purchases, balances and attributes; 404 when unknown. */
+export function deleteCustomer(ctx: SimContext, projectId: string, customerId: string): Result<{ object: 'customer'; id: string; deleted_at: number }> {
+  if (peekCustomer(ctx, projectId, customerId) === undefined) return fail('resource_missing', `Customer ${customerId} not found`, 'customer_id');
+  removeCustomer(ctx, projectId, customerId);
+  ctx.api = { ...ctx.api, attributes: pmapRemove(ctx.api.attributes, attributeKey(projectId, customerId)) };
+  return ok({ object: 'customer', id: customerId, deleted_at: ctx.now });
+}
