@@ -31,7 +31,11 @@ export const ACTIVITY_EVENT_TYPES = {
 /** The most aliases a subscriber keeps (the smallest in code-point order), so the record keeps a fixed size. */
 export const MAX_ALIASES = 10;
 
-/** States a billing problem does not leave: the subscription already ended (churned) or was refunded. */
+/**
+ * Lifecycle states a billing problem does not leave: the subscription already ended. (A refund lies
+ * over the lifecycle state and stays through billing problems by itself; `refunded` is here for
+ * records whose state was stored as refunded without a `lifecycle_state`.)
+ */
 const isEnded = (state: SubscriberState): boolean => state === 'churned' || state === 'refunded';
 
 /**
