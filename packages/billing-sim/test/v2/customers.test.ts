@@ -63,7 +63,7 @@ describe('API v2 customers', () => {
     expect(ids((await app.call('GET', `${P}/customers`)).body)).toEqual(['bob', 'cy']);
     const before = app.sim.eventCount();
     await app.call('POST', '/sim/clock/advance', { by: 'P1M' });
-    const renewed = app.sim.eventsSince(before).filter((e) => e.event.type === 'RENEWAL').map((e) => e.event.app_user_id);
+    const renewed = app.sim.eventsSince(before).filter((e) => e.event.type === 'RENEWAL').map((e) => (e.event as { app_user_id?: string }).app_user_id);
     expect(renewed.sort()).toEqual(['bob', 'cy']);
     // The id can be used again: a new customer, with no attributes.
     await app.call('POST', '/sim/purchases', { project_id: 'proj1', customer_id: 'ann', product_id: 'monthly' });
