@@ -87,6 +87,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       port: options.billingPort ?? 4000,
       host,
       seed: options.seed ?? 'quickstart',
+      // The local stack plays a production app: the service keeps SANDBOX events apart (read with
+      // ?environment=sandbox), and the simulator's purchases default to SANDBOX.
+      environment: 'PRODUCTION',
       webhook: { url: `${retention.url}/webhook`, authorization: webhookAuth, retry_schedule: 'fast' },
       log: () => {},
     });
