@@ -69,6 +69,8 @@ describePostgres('two replicas on one database', () => {
         expect(await collect(b.list())).toEqual(expected);
         expect(await a.eventCount()).toBe(events.length);
         await expectAtRiskPages(b, expected, ctx, { limit: 7, min_score: 0 });
+        // Totals and the revenue order, from the deltas both replicas' triggers appended.
+        await expectAtRiskPages(a, expected, ctx, { sort: 'revenue', limit: 7, min_score: 0 });
         await Promise.all(opened.splice(0).map((s) => s.close()));
         await dropSchema(a.schema);
       }),
