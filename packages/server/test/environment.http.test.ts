@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAY, fixture, T0 } from './helpers/fixtures.js';
 import { startTestServer, type TestServer } from './helpers/testServer.js';
+import { isSandboxEvent } from '../src/webhook/handleWebhook.js';
 
 let app: TestServer;
 afterEach(() => app.close());
@@ -54,6 +55,11 @@ describe('environment: sandbox kept apart', () => {
     expect((await app.request('GET', '/api/subscribers/same')).body).toMatchObject({ event_count: 2 });
     expect((await app.request('GET', '/api/subscribers/same?environment=sandbox')).body).toMatchObject({ event_count: 2 });
     expect((await app.request('GET', '/api/subscribers/same?environment=production')).body).toMatchObject({ event_count: 2 });
+  });
+
+  it('reads SANDBOX in any case as sandbox; anything else, or nothing, is production', () => {
+    expect(['SANDBOX', 'sandbox', 'Sandbox'].map((environment) => isSandboxEvent({ environment }))).toEqual([true, true, true]);
+    expect(['PRODUCTION', '', 'SANDBOXX', null, undefined].map((environment) => isSandboxEvent({ environment }))).toEqual([false, false, false, false, false]);
   });
 
   it('counts an event without environment as production', async () => {
