@@ -1,0 +1,58 @@
+// The export import's command runner: an interrupted import says what was committed and exits 130;
+// a store that fails says so and exits 1; both print a partial JSON report.
+import { Readable } from 'node:stream';
+import type { SubscriberStore } from '@tenure/core';
+import { describe, expect, it } from 'vitest';
+import { parseDataArgs } from '../../src/cli/storeData/dataArgs.js';
+import { runExportImport } from '../../src/cli/storeData/runExportImport.js';
+import { openExportReader } from '../../src/import/readExport.js';
+import { createMemorySubscriberStore } from '../../src/store/memorySubscriberStore.js';
+import { toCsv, txRow } from './exportCsv.js';
+
+const rows = Array.from({ length: 30 }, (_, i) => txRow({ rc_original_app_user_id: `u${i}`, rc_last_seen_app_user_id_alias: `u${i}`, store_transaction_id: `t${i}`, original_store_transaction_id: `t${i}` }));
+
+async function run(store: SubscriberStore, signal?: AbortSignal) {
+  const parsed = parseDataArgs('import', ['-', '--format', 'revenuecat-export', '--batch-size', '10', '--json'], {});
+  if (!parsed.ok || parsed.help) throw new Error('args');
+  const opened = await openExportReader(Readable.from([Buffer.from(toCsv(rows))]));
+  if (!opened.ok) throw new Error(opened.error.message);
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), handleSignals: false, progressTty: false };
+  const code = await runExportImport(store, opened.value, { bytes: null, bytesRead: () => undefined }, parsed.args, io, signal);
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+describe('runExportImport', () => {
+  it('imports and exits 0 with the JSON report', async () => {
+    const r = await run(createMemorySubscriberStore());
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ rows: 30, customers: 30, new: 30, complete: true });
+  });
+
+  it('stops between batches when interrupted: exit 130, what was committed is said and kept', async () => {
+    const store = createMemorySubscriberStore();
+    const controller = new AbortController();
+    const applyEvents = store.applyEvents.bind(store);
+    let batches = 0;
+    store.applyEvents = async (events, ctx) => {
+      const statuses = await applyEvents(events, ctx);
+      if (++batches === 1) controller.abort(new Error('interrupted'));
+      return statuses;
+    };
+    const r = await run(store, controller.signal);
+    expect(r.code).toBe(130);
+    expect(r.err).toContain('tenure import: interrupted near line');
+    expect(r.err).toContain('importing the file again is safe');
+    expect(JSON.parse(r.out)).toMatchObject({ new: 10, complete: false });
+    expect(await store.count()).toBe(10);
+  });
+
+  it('a failing store ends the import with exit 1 and one line', async () => {
+    const store = createMemorySubscriberStore();
+    store.applyEvents = () => Promise.reject(new Error('disk full'));
+    const r = await run(store);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('tenure import: failed: disk full');
+  });
+});
