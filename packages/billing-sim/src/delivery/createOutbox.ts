@@ -54,6 +54,14 @@ export interface DeliveryRecord {
   body: WebhookBody;
 }
 
+const NO_ATTEMPTS = Object.freeze([]) as unknown as DeliveryAttempt[];
+const NO_FAULTS = Object.freeze([]) as unknown as DeliveryRecord['faults'];
+
+/** The record's attempts, writable (its own list from the first attempt on). */
+const attemptsOf = (record: DeliveryRecord): DeliveryAttempt[] => (record.attempts === NO_ATTEMPTS ? (record.attempts = []) : record.attempts);
+/** The record's faults, writable. */
+const faultsOf = (record: DeliveryRecord): DeliveryRecord['faults'] => (record.faults === NO_FAULTS ? (record.faults = []) : record.faults);
+
 interface QueueItem {
   record: DeliveryRecord;
   target: DeliveryTarget;
@@ -139,7 +147,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const started = scheduler.now();
     const result = await send(transport, { url: target.url, headers, body: JSON.stringify(record.body), timeout_ms: cfg.timeout_ms });
     const status = 'status' in result ? result.status : null;
-    record.attempts.push({
+    attemptsOf(record).push({
       n: record.attempts.length + 1,
       kind: item.kind,
       at: started,
@@ -152,7 +160,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       record.state = 'delivered';
       record.next_attempt_at = null;
       if (item.kind !== 'redeliver' && chance(cfg.faults.duplicate_rate)) {
-        record.faults.push('duplicate');
+        faultsOf(record).push('duplicate');
         queue.unshift({ record, target, kind: 'duplicate' });
       }
       return;
@@ -186,7 +194,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         const swapped = queue.at(j);
         if (swapped !== undefined) {
           queue.set(j, item);
-          item.record.faults.push('reorder');
+          faultsOf(item.record).push('reorder');
           item = swapped;
         }
       }
@@ -207,9 +215,10 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       event_timestamp_ms: body.event.event_timestamp_ms,
       target_id: targetId,
       state: 'pending',
-      attempts: [],
+      // Shared empty lists until the first attempt or fault: a month advance logs 300 k records at once.
+      attempts: NO_ATTEMPTS,
       next_attempt_at: null,
-      faults: [],
+      faults: NO_FAULTS,
       body,
     };
     if (!byEvent.has(record.event_id)) byEvent.set(record.event_id, record);
@@ -226,10 +235,10 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const faults = deps.config().faults;
     if (chance(faults.drop_rate)) {
       record.state = 'dropped';
-      record.faults.push('drop');
+      faultsOf(record).push('drop');
     } else if (chance(faults.delay_rate)) {
       record.state = 'delayed';
-      record.faults.push('delay');
+      faultsOf(record).push('delay');
       record.next_attempt_at = scheduler.now() + faults.delay_ms;
       later(faults.delay_ms, () => {
         record.state = 'pending';

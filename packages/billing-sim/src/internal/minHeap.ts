@@ -3,6 +3,8 @@
 export interface MinHeap<T> {
   push(item: T): void;
   pop(): T | undefined;
+  /** The smallest item, left in place. */
+  peek(): T | undefined;
   readonly size: number;
 }
 
@@ -26,6 +28,7 @@ export function createMinHeap<T>(compare: (a: T, b: T) => number, sorted: T[] = 
     get size() {
       return items.length;
     },
+    peek: () => items[0],
     push(item) {
       items.push(item);
       let i = items.length - 1;
@@ -55,6 +58,40 @@ export function createMinHeap<T>(compare: (a: T, b: T) => number, sorted: T[] = 
         }
       }
       return top;
+    },
+  };
+}
+
+/**
+ * Given a comparator and items already sorted by it, returns a queue that hands out the sorted items
+ * by index and keeps only items pushed later in a heap: popping a sorted run costs one comparison,
+ * not a sift-down through the whole heap (a month advance pops 200 k initial jobs and pushes few).
+ *
+ * @example
+ * const q = createSortedRunQueue((a: number, b: number) => a - b, [1, 3, 5]);
+ * q.push(2); [q.pop(), q.pop()]; // [1, 2]
+ */
+export function createSortedRunQueue<T>(compare: (a: T, b: T) => number, sorted: readonly T[]): MinHeap<T> {
+  const later = createMinHeap(compare);
+  let next = 0;
+  return {
+    get size() {
+      return sorted.length - next + later.size;
+    },
+    push: (item) => later.push(item),
+    pop() {
+      const head = sorted[next];
+      if (head === undefined) return later.pop();
+      const top = later.peek();
+      if (top !== undefined && compare(top, head) < 0) return later.pop();
+      next += 1;
+      return head;
+    },
+    peek() {
+      const head = sorted[next];
+      const top = later.peek();
+      if (head === undefined) return top;
+      return top !== undefined && compare(top, head) < 0 ? top : head;
     },
   };
 }

@@ -8,7 +8,7 @@ import { fail, ok, type Result } from './apiError.js';
 import { customerOf, emitCurrencyEvent, type SimContext } from './context.js';
 import { pmapForEach } from './persistentMap.js';
 import { expireNow, failChargeNow, pauseNow, renewNow, resumeNow, TEMPORARY_GRANT_EXPIRATION_REASON } from './cycles.js';
-import { createMinHeap } from '../internal/minHeap.js';
+import { createSortedRunQueue } from '../internal/minHeap.js';
 import type { CustomerState, SubscriptionState, World } from './state.js';
 
 /** What a scheduled job does. */
@@ -185,7 +185,8 @@ const MAX_JOBS_PER_ADVANCE = 10_000_000;
  * Moves the clock to `target`, running every job due on the way in time order. Refuses to go back
  * in time.
  *
- * The jobs are derived from the state once, into a min-heap. A job only touches its own customer,
+ * The jobs due by the target are derived from the state once and sorted; jobs derived later go into
+ * a min-heap beside them (`createSortedRunQueue`). A job only touches its own customer,
  * and running a job always moves that job on (the period ends later, the lot is gone, the
  * subscription expired), so after each job only its customer's jobs are derived again and pushed;
  * a popped job that its customer's state no longer derives is stale and skipped. O(n log n) per
@@ -198,7 +199,7 @@ export function advanceTo(ctx: SimContext, target: number): Result<{ now: number
   // Jobs are derived from the world the transition started from: a transition runs jobs before
   // anything else, so no customer has been changed yet.
   // Only jobs due by the target are queued: later ones would never run in this advance.
-  const heap = createMinHeap(compareJobs, liveJobs(ctx.base, target));
+  const heap = createSortedRunQueue(compareJobs, liveJobs(ctx.base, target));
   const ran: Job[] = [];
   while (ran.length < MAX_JOBS_PER_ADVANCE) {
     const next = heap.pop();

@@ -13,7 +13,7 @@ import {
   type LedgerEntry,
   type VirtualCurrency,
 } from '@tenure/core';
-import { hexFrom, randomFromState, uuidFrom, type Random } from '../internal/random.js';
+import { prefixedHex, randomFromState, uuidFrom, type Random } from '../internal/random.js';
 import type { ApiParts } from './apiParts.js';
 import { pmapGet, pmapRemove, pmapSet, pmapSetAll, type PMap } from './persistentMap.js';
 import type { Product } from './products.js';
@@ -152,11 +152,12 @@ export const eventContext = (ctx: SimContext, environment = ctx.settings.environ
 /** A new store transaction id (digits, as the App Store's look). */
 export const newTransactionId = (ctx: SimContext): string => {
   ctx.seq += 1;
-  return `2000000${String(ctx.seq).padStart(9, '0')}`;
+  // "2000000" and the counter in 9 digits, as one flat string (below a billion transactions).
+  return ctx.seq < 1e9 ? String(2_000_000_000_000_000 + ctx.seq) : `2000000${ctx.seq}`;
 };
 
 /** A new virtual currency transaction id. */
-export const newVcTransactionId = (ctx: SimContext): string => `vctx_${hexFrom(ctx.random, 16)}`;
+export const newVcTransactionId = (ctx: SimContext): string => prefixedHex(ctx.random, 'vctx_', 16);
 
 /** Returns the customer as stored, without copying it (read only), or undefined. */
 export function peekCustomer(ctx: SimContext, projectId: string, customerId: string): CustomerState | undefined {
@@ -225,17 +226,34 @@ export const purchaseOwner = (ctx: SimContext, transactionId: string): OwnerRef 
 export const currenciesOf = (ctx: SimContext, projectId: string): VirtualCurrency[] =>
   [...readProject(ctx, projectId).currencies.values()].map((r) => r.currency);
 
+/** The `currency` of an adjustment, one frozen object per currency record (shared by all its events). */
+const adjustmentCurrencies = new WeakMap<CurrencyRecord, VcAdjustment['currency']>();
+function adjustmentCurrency(record: CurrencyRecord | undefined, code: string): VcAdjustment['currency'] {
+  if (record === undefined) return { code, name: code, description: null };
+  let shared = adjustmentCurrencies.get(record);
+  if (shared === undefined) {
+    shared = Object.freeze({ code, name: record.currency.name, description: record.currency.description ?? null });
+    adjustmentCurrencies.set(record, shared);
+  }
+  return shared;
+}
+
 /** Sums ledger entries per currency into webhook adjustments (zero sums left out). */
 export function toAdjustments(ctx: SimContext, projectId: string, entries: readonly LedgerEntry[]): VcAdjustment[] {
   if (entries.length === 0) return [];
+  const currencies = readProject(ctx, projectId).currencies;
+  const only = entries.length === 1 ? entries[0]! : null;
+  if (only !== null) {
+    // The common case (one grant or one expiry): no sums to build.
+    if (only.amount === 0) return [];
+    return [{ amount: only.amount, currency: adjustmentCurrency(currencies.get(only.currency), only.currency) }];
+  }
   const sums = new Map<string, number>();
   for (const e of entries) sums.set(e.currency, (sums.get(e.currency) ?? 0) + e.amount);
-  const currencies = readProject(ctx, projectId).currencies;
   const out: VcAdjustment[] = [];
   for (const [code, amount] of sums) {
     if (amount === 0) continue;
-    const c = currencies.get(code)?.currency;
-    out.push({ amount, currency: { code, name: c?.name ?? code, description: c?.description ?? null } });
+    out.push({ amount, currency: adjustmentCurrency(currencies.get(code), code) });
   }
   return out;
 }

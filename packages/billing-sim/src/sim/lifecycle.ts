@@ -5,7 +5,7 @@
  * entitlement grants.
  */
 import { clawbackCredits, grantsForPurchase, type PlannedGrant, type RefundedPeriod } from '@tenure/core';
-import { hexFrom } from '../internal/random.js';
+import { prefixedHex } from '../internal/random.js';
 import { addDuration, parseDuration, type Duration } from '../internal/duration.js';
 import { fail, ok, type Result } from './apiError.js';
 import {
@@ -86,7 +86,7 @@ function newSubscription(
 ): SubscriptionState {
   ctx.seq += 1;
   const sub: SubscriptionState = {
-    id: `sub_${hexFrom(ctx.random, 12)}`,
+    id: prefixedHex(ctx.random, 'sub_', 12),
     customer_id: customer.id,
     product_id: product.id,
     ...cycle,

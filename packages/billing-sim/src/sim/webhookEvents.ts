@@ -60,6 +60,8 @@ export interface TransferEvent {
   store: string;
   transferred_from: string[];
   transferred_to: string[];
+  /** Open like the core's event types (receivers tolerate new fields). */
+  [field: string]: unknown;
 }
 
 /** Every event the simulator emits: a handled event of the core, a documented one it does not type yet, or a currency transaction. */
