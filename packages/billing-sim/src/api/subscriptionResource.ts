@@ -1,6 +1,7 @@
 /** The official API v2 `Subscription` object of a simulated subscription. */
 import type { Product } from '../sim/products.js';
 import type { CustomerState, EventSettings, SubscriptionState } from '../sim/state.js';
+import type { EntitlementResource } from './entitlementResource.js';
 import { toProductResource, type ProductResource } from './productResource.js';
 
 /** The store's cut in the revenue figures: 15 % (the small-business rate of the App Store and Play), no tax. */
@@ -42,7 +43,7 @@ export interface SubscriptionResource {
   status: string;
   total_revenue_in_usd: { currency: 'USD'; gross: number; commission: number; tax: number; proceeds: number };
   presented_offering_id: string | null;
-  entitlements: { object: 'list'; items: unknown[]; next_page: null; url: string };
+  entitlements: { object: 'list'; items: EntitlementResource[]; next_page: null; url: string };
   environment: 'production' | 'sandbox';
   store: string;
   store_subscription_identifier: string;
@@ -60,12 +61,14 @@ export interface SubscriptionContext {
   products: ReadonlyMap<string, Product>;
   /** The project's API path prefix, `/v2/projects/{project_id}`. */
   base: string;
+  /** The entitlements the subscription's product unlocks (none when omitted). */
+  entitlements?: EntitlementResource[];
 }
 
 /**
  * Given a subscription, its customer and the world's settings and catalog, returns its `Subscription`
  * object. Revenue is price × the periods billed (each cycle after a trial); `ends_at` is the period
- * end once auto-renew is off or it expired; the entitlements are filled by the entitlement catalog.
+ * end once auto-renew is off or it expired; `entitlements` are the ones its product unlocks.
  *
  * @example
  * toSubscriptionResource(sub, customer, { settings, products, base: '/v2/projects/proj1' }).status; // 'active'
@@ -93,7 +96,7 @@ export function toSubscriptionResource(sub: SubscriptionState, customer: Custome
     status: STATUS[sub.status] ?? 'unknown',
     total_revenue_in_usd: { currency: 'USD', gross, commission, tax: 0, proceeds: cents(gross - commission) },
     presented_offering_id: sub.presented_offering_id,
-    entitlements: { object: 'list', items: [], next_page: null, url: `${ctx.base}/subscriptions/${encodeURIComponent(sub.id)}/entitlements` },
+    entitlements: { object: 'list', items: ctx.entitlements ?? [], next_page: null, url: `${ctx.base}/subscriptions/${encodeURIComponent(sub.id)}/entitlements` },
     environment: sub.environment === 'PRODUCTION' ? 'production' : 'sandbox',
     store: apiStoreOf(sub.store),
     store_subscription_identifier: sub.transaction_id,

@@ -1,5 +1,6 @@
 /** The billing service's API v2 routes, one module per resource under `./v2/`. */
 import { balanceRoutes } from './v2/balanceRoutes.js';
+import { catalogRoutes } from './v2/catalogRoutes.js';
 import { customerRoutes } from './v2/customerRoutes.js';
 import { integrationRoutes } from './v2/integrationRoutes.js';
 import { purchaseRoutes } from './v2/purchaseRoutes.js';
@@ -11,4 +12,4 @@ export { adjustmentsBodySchema } from './v2/balanceRoutes.js';
 export { simApiRoutes, createProjectBodySchema } from './v2/simApiRoutes.js';
 
 /** Every API v2 route the simulator serves. */
-export const v2Routes: Route[] = [...virtualCurrencyRoutes, ...customerRoutes, ...balanceRoutes, ...subscriptionRoutes, ...purchaseRoutes, ...integrationRoutes];
+export const v2Routes: Route[] = [...virtualCurrencyRoutes, ...customerRoutes, ...balanceRoutes, ...subscriptionRoutes, ...purchaseRoutes, ...integrationRoutes, ...catalogRoutes];

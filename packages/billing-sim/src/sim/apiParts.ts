@@ -1,8 +1,9 @@
 /**
  * The parts of the world that only API v2 reads and writes (webhook integrations, customer
- * attributes; entitlements next), in one field of the world so a new part changes this file only.
+ * attributes, entitlements, when products were created), in one field of the world so a new part changes this file only.
  */
 import type { CustomerAttributes } from './attributes.js';
+import type { EntitlementRecord } from './entitlements.js';
 import type { WebhookIntegrationRecord } from './integrations.js';
 import { emptyPMap, type PMap } from './persistentMap.js';
 
@@ -12,6 +13,10 @@ export interface ApiParts {
   readonly integrations: PMap<WebhookIntegrationRecord>;
   /** Customer attributes, by `attributeKey(project, customer)`. */
   readonly attributes: PMap<CustomerAttributes>;
+  /** Entitlements of every project, by id. */
+  readonly entitlements: PMap<EntitlementRecord>;
+  /** When API v2 created a catalog product, by product id (products from /sim or options have none). */
+  readonly product_created_at: PMap<number>;
 }
 
 /**
@@ -20,4 +25,4 @@ export interface ApiParts {
  * @example
  * createWorld(settings, 'seed', 0, []).api; // emptyApiParts()
  */
-export const emptyApiParts = (): ApiParts => ({ integrations: emptyPMap(), attributes: emptyPMap() });
+export const emptyApiParts = (): ApiParts => ({ integrations: emptyPMap(), attributes: emptyPMap(), entitlements: emptyPMap(), product_created_at: emptyPMap() });

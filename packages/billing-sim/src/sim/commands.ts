@@ -12,6 +12,7 @@ import type { PurchaseInput, PurchaseOutcome, TemporaryGrantInput } from './life
 import type { Product } from './products.js';
 import type { ProjectResource } from './projects.js';
 import type { CustomerAttributes } from './attributes.js';
+import type { EntitlementRecord } from './entitlements.js';
 import type { IntegrationInput, IntegrationUpdate, WebhookIntegrationRecord } from './integrations.js';
 import type { CustomerState, IdempotencyRecord, SubscriptionState } from './state.js';
 
@@ -44,7 +45,10 @@ export type SimCommand =
   | { type: 'update_integration'; project_id: string; id: string; input: IntegrationUpdate }
   | { type: 'delete_integration'; project_id: string; id: string }
   | { type: 'set_attributes'; project_id: string; customer_id: string; attributes: { name: string; value: string | null }[] }
-  | { type: 'delete_customer'; project_id: string; customer_id: string };
+  | { type: 'delete_customer'; project_id: string; customer_id: string }
+  | { type: 'create_api_product'; product: Product }
+  | { type: 'create_entitlement'; project_id: string; lookup_key: string; display_name: string }
+  | { type: 'change_entitlement_products'; project_id: string; id: string; product_ids: string[]; attach: boolean };
 
 export type SimCommandType = SimCommand['type'];
 
@@ -80,6 +84,9 @@ export interface CommandValues {
   delete_integration: { object: 'webhook_integration'; id: string; deleted_at: number };
   set_attributes: CustomerAttributes;
   delete_customer: { object: 'customer'; id: string; deleted_at: number };
+  create_api_product: Product;
+  create_entitlement: EntitlementRecord;
+  change_entitlement_products: EntitlementRecord;
 }
 
 /** The command of a given type. */

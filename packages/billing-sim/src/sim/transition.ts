@@ -17,6 +17,8 @@ import { forgetExpiredKeys, rememberKey } from './idempotency.js';
 import * as life from './lifecycle.js';
 import { createProject } from './projects.js';
 import { deleteCustomer, setAttributes } from './attributes.js';
+import { createApiProduct } from './apiProducts.js';
+import { changeEntitlementProducts, createEntitlement } from './entitlements.js';
 import { createIntegration, deleteIntegration, updateIntegration } from './integrations.js';
 import type { World } from './state.js';
 import type { WebhookBody } from './webhookEvents.js';
@@ -64,6 +66,9 @@ function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCo
     .with({ type: 'delete_integration' }, (c) => deleteIntegration(ctx, c.project_id, c.id))
     .with({ type: 'set_attributes' }, (c) => setAttributes(ctx, c.project_id, c.customer_id, c.attributes))
     .with({ type: 'delete_customer' }, (c) => deleteCustomer(ctx, c.project_id, c.customer_id))
+    .with({ type: 'create_api_product' }, (c) => createApiProduct(ctx, c.product))
+    .with({ type: 'create_entitlement' }, (c) => createEntitlement(ctx, c.project_id, c.lookup_key, c.display_name))
+    .with({ type: 'change_entitlement_products' }, (c) => changeEntitlementProducts(ctx, c.project_id, c.id, c.product_ids, c.attach))
     .exhaustive();
 }
 

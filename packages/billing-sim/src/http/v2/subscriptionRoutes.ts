@@ -1,5 +1,7 @@
 /** API v2 subscriptions: per customer (with `environment`), one, its transactions and entitlements, cancel and refund. */
+import { toEntitlementResource } from '../../api/entitlementResource.js';
 import { toSubscriptionResource, type SubscriptionResource } from '../../api/subscriptionResource.js';
+import { entitlementsForProduct } from '../../sim/entitlements.js';
 import { subscriptionTransactions } from '../../api/transactionResource.js';
 import { fail, ok, type Result } from '../../sim/apiError.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
@@ -13,7 +15,12 @@ const PROJECT = '/v2/projects/:project_id';
 const SUB = `${PROJECT}/subscriptions/:subscription_id`;
 
 const resourceOf = (sim: BillingSimulator, projectId: string, customer: CustomerState, sub: SubscriptionState): SubscriptionResource =>
-  toSubscriptionResource(sub, customer, { settings: sim.settings, products: sim.world().products, base: `/v2/projects/${encodeURIComponent(projectId)}` });
+  toSubscriptionResource(sub, customer, {
+    settings: sim.settings,
+    products: sim.world().products,
+    base: `/v2/projects/${encodeURIComponent(projectId)}`,
+    entitlements: entitlementsForProduct(sim.world(), projectId, sub.product_id).map(toEntitlementResource),
+  });
 
 /** The subscription of the path, in the path's project, or 404 naming `subscription_id`. */
 function findSub(sim: BillingSimulator, input: RouteInput): Result<{ customer: CustomerState; sub: SubscriptionState }> {

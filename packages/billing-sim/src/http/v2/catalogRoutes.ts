@@ -1,0 +1,127 @@
+/** API v2 products and entitlements of a project (Project Configuration domain). */
+import { z } from 'zod';
+import { createEntitlementBodySchema, entitlementProductsBodySchema, toEntitlementResource } from '../../api/entitlementResource.js';
+import { toProductResource } from '../../api/productResource.js';
+import { fail } from '../../sim/apiError.js';
+import type { BillingSimulator } from '../../sim/createSimulator.js';
+import { productCreatedAt } from '../../sim/apiProducts.js';
+import { entitlementsOf, findEntitlement } from '../../sim/entitlements.js';
+import type { Product } from '../../sim/products.js';
+import { durationSchema } from '../../internal/duration.js';
+import { readView } from '../../sim/queries.js';
+import { errorResponse, json, paginate, parseBody, respond } from '../httpTypes.js';
+import type { Route } from '../route.js';
+import { checkIds, param } from './ids.js';
+
+const PROJECT = '/v2/projects/:project_id';
+const ENTITLEMENT = `${PROJECT}/entitlements/:entitlement_id`;
+
+/** The body of `POST /products` (the document's `type` values; the simulator sells two of them). */
+const createProductBodySchema = z.strictObject({
+  store_identifier: z.string().min(1).max(200),
+  app_id: z.string().min(1).max(255),
+  type: z.enum(['subscription', 'one_time', 'consumable', 'non_consumable', 'non_renewing_subscription']),
+  display_name: z.string().min(1).max(1500).optional(),
+  subscription: z.strictObject({ duration: durationSchema }).nullable().optional(),
+  title: z.string().min(1).max(1500).optional(),
+});
+
+const productResource = (sim: BillingSimulator, p: Product) => toProductResource(p, sim.settings.app_id, productCreatedAt(sim.world(), p.id));
+
+/** The product and entitlement routes. */
+export const catalogRoutes: Route[] = [
+  {
+    method: 'GET', pattern: `${PROJECT}/products`, domain: 'project_configuration', summary: 'List products (the catalog every project shares; query app_id)',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const app = input.query['app_id'];
+      const items = app !== undefined && app !== sim.settings.app_id ? [] : [...sim.world().products.values()].map((p) => productResource(sim, p));
+      return respond(paginate(items, (p) => p.id, input.query, input.path, ['app_id']));
+    },
+  },
+  {
+    method: 'POST', pattern: `${PROJECT}/products`, domain: 'project_configuration',
+    summary: 'Create a product (subscription with subscription.duration, or consumable); its id is the store identifier',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const body = parseBody(createProductBodySchema, input.body);
+      if (!body.ok) return errorResponse(body.error);
+      const b = body.value;
+      if (b.type !== 'subscription' && b.type !== 'consumable') {
+        return errorResponse(fail('unprocessable_entity_error', 'The simulator sells subscription and consumable products', 'type').error);
+      }
+      if (b.type === 'subscription' && (b.subscription ?? null) === null) return errorResponse(fail('parameter_error', 'A subscription product needs subscription.duration', 'subscription').error);
+      const product: Product = {
+        object: 'sim.product', id: b.store_identifier, type: b.type, period: b.type === 'subscription' ? (b.subscription?.duration ?? null) : null,
+        trial_period: null, display_name: b.display_name ?? b.title ?? b.store_identifier, price: b.type === 'subscription' ? 9.99 : 4.99, currency: 'USD', entitlement_ids: null,
+      };
+      return respond(sim.dispatch({ type: 'create_api_product', product }), 201, (p) => productResource(sim, p));
+    },
+  },
+  {
+    method: 'GET', pattern: `${PROJECT}/products/:product_id`, domain: 'project_configuration', summary: 'Get a product',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const product = sim.world().products.get(param(input, 'product_id'));
+      return product === undefined ? errorResponse(fail('resource_missing', `Product ${param(input, 'product_id')} not found`, 'product_id').error) : json(200, productResource(sim, product));
+    },
+  },
+  {
+    method: 'GET', pattern: `${PROJECT}/entitlements`, domain: 'project_configuration', summary: 'List entitlements',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      return respond(paginate(entitlementsOf(sim.world(), param(input, 'project_id')).map(toEntitlementResource), (e) => e.id, input.query, input.path));
+    },
+  },
+  {
+    method: 'POST', pattern: `${PROJECT}/entitlements`, domain: 'project_configuration', summary: 'Create an entitlement (lookup_key unique in the project)',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const body = parseBody(createEntitlementBodySchema, input.body);
+      if (!body.ok) return errorResponse(body.error);
+      const command = { type: 'create_entitlement', project_id: param(input, 'project_id'), lookup_key: body.value.lookup_key, display_name: body.value.display_name } as const;
+      return respond(sim.dispatch(command), 201, toEntitlementResource);
+    },
+  },
+  {
+    method: 'GET', pattern: ENTITLEMENT, domain: 'project_configuration', summary: 'Get an entitlement',
+    handler: (sim, input) =>
+      checkIds(sim, input) ?? respond(findEntitlement(readView(sim.world()), param(input, 'project_id'), param(input, 'entitlement_id')), 200, toEntitlementResource),
+  },
+  {
+    method: 'GET', pattern: `${ENTITLEMENT}/products`, domain: 'project_configuration', summary: 'List the products attached to an entitlement',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const found = findEntitlement(readView(sim.world()), param(input, 'project_id'), param(input, 'entitlement_id'));
+      if (!found.ok) return errorResponse(found.error);
+      const products = found.value.product_ids.flatMap((id) => {
+        const p = sim.world().products.get(id);
+        return p === undefined ? [] : [productResource(sim, p)];
+      });
+      return respond(paginate(products, (p) => p.id, input.query, input.path));
+    },
+  },
+  ...(['attach', 'detach'] as const).map(
+    (action): Route => ({
+      method: 'POST', pattern: `${ENTITLEMENT}/actions/${action}_products`, domain: 'project_configuration',
+      summary: `${action === 'attach' ? 'Attach' : 'Detach'} products (their webhooks then ${action === 'attach' ? 'name' : 'no longer name'} the entitlement)`,
+      handler(sim, input) {
+        const bad = checkIds(sim, input);
+        if (bad !== null) return bad;
+        const body = parseBody(entitlementProductsBodySchema, input.body);
+        if (!body.ok) return errorResponse(body.error);
+        const command = {
+          type: 'change_entitlement_products', project_id: param(input, 'project_id'), id: param(input, 'entitlement_id'),
+          product_ids: body.value.product_ids, attach: action === 'attach',
+        } as const;
+        return respond(sim.dispatch(command), 200, toEntitlementResource);
+      },
+    }),
+  ),
+];
