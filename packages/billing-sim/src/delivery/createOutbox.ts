@@ -101,7 +101,19 @@ export interface OutboxDeps {
  */
 export function createOutbox(deps: OutboxDeps): Outbox {
   const { scheduler, transport } = deps;
-  const targetsNow = deps.targets ?? (() => configuredTargets(deps.config()));
+  // The configured target, derived again only when the configuration object changes (once per event otherwise).
+  let cachedConfig: WebhookConfig | null = null;
+  let cachedTargets: DeliveryTarget[] = [];
+  const targetsNow =
+    deps.targets ??
+    (() => {
+      const config = deps.config();
+      if (config !== cachedConfig) {
+        cachedConfig = config;
+        cachedTargets = configuredTargets(config);
+      }
+      return cachedTargets;
+    });
   let random = deps.random;
   // The first record of each event; the records of further targets of the same event, if any, in `more`.
   const byEvent = new Map<string, DeliveryRecord>();

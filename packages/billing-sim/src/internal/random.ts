@@ -69,7 +69,8 @@ const fromCodes = (codes: number[]): string => String.fromCharCode.apply(null, c
  * hex digits (8 per draw), as one flat string.
  */
 export function prefixedHex(rnd: Random, prefix: string, n: number): string {
-  const codes = Array.from(prefix, (c) => c.charCodeAt(0));
+  const codes: number[] = [];
+  for (let i = 0; i < prefix.length; i++) codes.push(prefix.charCodeAt(i));
   const start = codes.length;
   for (let i = 0; i < n; i += 8) writeWord(codes, start + i, word(rnd), LOWER);
   codes.length = start + n;
