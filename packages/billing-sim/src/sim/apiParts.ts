@@ -4,6 +4,7 @@
  */
 import type { CustomerAttributes } from './attributes.js';
 import type { EntitlementRecord } from './entitlements.js';
+import type { GrantedEntitlement } from './grantedEntitlements.js';
 import type { WebhookIntegrationRecord } from './integrations.js';
 import { emptyPMap, type PMap } from './persistentMap.js';
 
@@ -15,6 +16,8 @@ export interface ApiParts {
   readonly attributes: PMap<CustomerAttributes>;
   /** Entitlements of every project, by id. */
   readonly entitlements: PMap<EntitlementRecord>;
+  /** Entitlements granted to customers through API v2, by `attributeKey(project, customer)`. */
+  readonly granted: PMap<readonly GrantedEntitlement[]>;
   /** When API v2 created a catalog product, by product id (products from /sim or options have none). */
   readonly product_created_at: PMap<number>;
 }
@@ -25,4 +28,4 @@ export interface ApiParts {
  * @example
  * createWorld(settings, 'seed', 0, []).api; // emptyApiParts()
  */
-export const emptyApiParts = (): ApiParts => ({ integrations: emptyPMap(), attributes: emptyPMap(), entitlements: emptyPMap(), product_created_at: emptyPMap() });
+export const emptyApiParts = (): ApiParts => ({ integrations: emptyPMap(), attributes: emptyPMap(), entitlements: emptyPMap(), granted: emptyPMap(), product_created_at: emptyPMap() });

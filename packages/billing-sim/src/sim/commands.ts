@@ -48,7 +48,9 @@ export type SimCommand =
   | { type: 'delete_customer'; project_id: string; customer_id: string }
   | { type: 'create_api_product'; product: Product }
   | { type: 'create_entitlement'; project_id: string; lookup_key: string; display_name: string }
-  | { type: 'change_entitlement_products'; project_id: string; id: string; product_ids: string[]; attach: boolean };
+  | { type: 'change_entitlement_products'; project_id: string; id: string; product_ids: string[]; attach: boolean }
+  | { type: 'grant_entitlement'; project_id: string; customer_id: string; entitlement_id: string; expires_at: number }
+  | { type: 'revoke_granted_entitlement'; project_id: string; customer_id: string; entitlement_id: string };
 
 export type SimCommandType = SimCommand['type'];
 
@@ -87,6 +89,8 @@ export interface CommandValues {
   create_api_product: Product;
   create_entitlement: EntitlementRecord;
   change_entitlement_products: EntitlementRecord;
+  grant_entitlement: CustomerState;
+  revoke_granted_entitlement: CustomerState;
 }
 
 /** The command of a given type. */

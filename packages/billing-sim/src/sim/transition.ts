@@ -19,6 +19,7 @@ import { createProject } from './projects.js';
 import { deleteCustomer, setAttributes } from './attributes.js';
 import { createApiProduct } from './apiProducts.js';
 import { changeEntitlementProducts, createEntitlement } from './entitlements.js';
+import { grantEntitlement, revokeGrantedEntitlement } from './grantedEntitlements.js';
 import { createIntegration, deleteIntegration, updateIntegration } from './integrations.js';
 import type { World } from './state.js';
 import type { WebhookBody } from './webhookEvents.js';
@@ -69,6 +70,8 @@ function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCo
     .with({ type: 'create_api_product' }, (c) => createApiProduct(ctx, c.product))
     .with({ type: 'create_entitlement' }, (c) => createEntitlement(ctx, c.project_id, c.lookup_key, c.display_name))
     .with({ type: 'change_entitlement_products' }, (c) => changeEntitlementProducts(ctx, c.project_id, c.id, c.product_ids, c.attach))
+    .with({ type: 'grant_entitlement' }, (c) => grantEntitlement(ctx, c.project_id, c.customer_id, c.entitlement_id, c.expires_at))
+    .with({ type: 'revoke_granted_entitlement' }, (c) => revokeGrantedEntitlement(ctx, c.project_id, c.customer_id, c.entitlement_id))
     .exhaustive();
 }
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/index.js';
 import type { TestApp } from '../helpers.js';
-import { driveCatalog } from './drives/catalog.js';
+import { driveCatalog, driveCustomerEntitlements } from './drives/catalog.js';
 import { driveCustomers } from './drives/customers.js';
 import { driveIntegrations } from './drives/integrations.js';
 import { drivePurchases } from './drives/purchases.js';
@@ -37,6 +37,7 @@ describe.skipIf(spec === null)('API v2 against the official OpenAPI document', (
     await drivePurchases(client);
     await driveIntegrations(client);
     await driveCatalog(client);
+    await driveCustomerEntitlements(client);
     // Error paths every operation shares: a wrong key (401) and a limit reached (429).
     for (const key of SERVED_V2) {
       const [method, pattern] = key.split(' ') as [string, string];

@@ -1,9 +1,10 @@
-/** API v2 customers (Customer Information domain): list, get, delete, aliases, attributes, transfer. */
+/** API v2 customers (Customer Information domain): list, get, delete, aliases, attributes, active entitlements; actions grant, revoke, transfer. */
 import { z } from 'zod';
 import { setAttributesBodySchema, toAliasResources, toAttributeResources } from '../../api/attributeResource.js';
 import { toCustomerResource } from '../../api/customerResource.js';
 import { fail } from '../../sim/apiError.js';
 import { attributesOf } from '../../sim/attributes.js';
+import { activeEntitlements } from '../../sim/grantedEntitlements.js';
 import { customerIn, customersOf } from '../../sim/queries.js';
 import { errorResponse, json, paginate, parseBody, respond } from '../httpTypes.js';
 import type { Route } from '../route.js';
@@ -19,6 +20,11 @@ const transferBodySchema = z.strictObject({
   target_customer_id: z.string().min(1).max(1500),
   app_ids: z.array(z.string().min(1).max(255)).nullable().optional(),
 });
+
+/** The body of the grant action: an entitlement of the project until a future instant (epoch ms). */
+const grantBodySchema = z.strictObject({ entitlement_id: z.string().min(1).max(255), expires_at: z.number().int().nonnegative() });
+/** The body of the revoke action. */
+const revokeBodySchema = z.strictObject({ entitlement_id: z.string().min(1).max(255) });
 
 /** The customer routes. */
 export const customerRoutes: Route[] = [
@@ -79,6 +85,43 @@ export const customerRoutes: Route[] = [
       if (!body.ok) return errorResponse(body.error);
       const set = sim.dispatch({ type: 'set_attributes', project_id: param(input, 'project_id'), customer_id: param(input, 'customer_id'), attributes: body.value.attributes });
       return respond(set, 200, (attrs) => ({ object: 'list', items: toAttributeResources(attrs), next_page: null, url: input.path }));
+    },
+  },
+  {
+    method: 'GET', pattern: `${CUSTOMER}/active_entitlements`, domain: 'customer_information',
+    summary: "List a customer's active entitlements (granted, from live subscriptions, from owned one-time purchases)",
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const world = sim.world();
+      const customer = customerIn(world, param(input, 'project_id'), param(input, 'customer_id'));
+      if (customer === undefined) return missing(param(input, 'customer_id'));
+      const items = activeEntitlements(world, customer).map((e) => ({ object: 'customer.active_entitlement' as const, ...e }));
+      return respond(paginate(items, (e) => e.entitlement_id, input.query, input.path));
+    },
+  },
+  {
+    method: 'POST', pattern: `${CUSTOMER}/actions/grant_entitlement`, domain: 'customer_information',
+    summary: 'Grant an entitlement until expires_at, outside any purchase (no webhook)',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const body = parseBody(grantBodySchema, input.body);
+      if (!body.ok) return errorResponse(body.error);
+      const command = { type: 'grant_entitlement', project_id: param(input, 'project_id'), customer_id: param(input, 'customer_id'), ...body.value } as const;
+      return respond(sim.dispatch(command), 201, toCustomerResource);
+    },
+  },
+  {
+    method: 'POST', pattern: `${CUSTOMER}/actions/revoke_granted_entitlement`, domain: 'customer_information',
+    summary: 'Revoke an entitlement granted with grant_entitlement (no webhook)',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const body = parseBody(revokeBodySchema, input.body);
+      if (!body.ok) return errorResponse(body.error);
+      const command = { type: 'revoke_granted_entitlement', project_id: param(input, 'project_id'), customer_id: param(input, 'customer_id'), ...body.value } as const;
+      return respond(sim.dispatch(command), 200, toCustomerResource);
     },
   },
   {

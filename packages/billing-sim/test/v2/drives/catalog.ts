@@ -29,3 +29,17 @@ export async function driveCatalog(app: TestApp): Promise<void> {
   await app.call('POST', `${P}/entitlements/${id}/actions/detach_products`, { product_ids: ['pro_yearly'] });
   await app.call('POST', `${P}/entitlements/${id}/actions/detach_products`, { product_ids: [] }); // 400
 }
+
+/** Contract drive: a customer's entitlements (needs the catalog drive's `premium` entitlement). */
+export async function driveCustomerEntitlements(app: TestApp): Promise<void> {
+  const list = await app.call('GET', `${P}/entitlements`);
+  const id: string = list.body?.items?.[0]?.id ?? 'missing';
+  await app.call('POST', `${P}/customers/buyer/actions/grant_entitlement`, { entitlement_id: id, expires_at: 4_102_444_800_000 });
+  await app.call('POST', `${P}/customers/buyer/actions/grant_entitlement`, { entitlement_id: id, expires_at: 0 }); // 400 past
+  await app.call('POST', `${P}/customers/buyer/actions/grant_entitlement`, { entitlement_id: 'entlnone', expires_at: 4_102_444_800_000 }); // 404
+  await app.call('GET', `${P}/customers/buyer/active_entitlements`);
+  await app.call('GET', `${P}/customers/nobody/active_entitlements`); // 404
+  await app.call('POST', `${P}/customers/buyer/actions/revoke_granted_entitlement`, { entitlement_id: id });
+  await app.call('POST', `${P}/customers/buyer/actions/revoke_granted_entitlement`, { entitlement_id: id }); // 404 no grant left
+  await app.call('POST', `${P}/customers/buyer/actions/revoke_granted_entitlement`, {}); // 400
+}
