@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 
 const T0 = Date.UTC(2026, 0, 1);
 const HOUR = 3_600_000;
+const MINUTE = 60_000;
 
 type Op =
   | { kind: 'buy'; c: number; trial: boolean }
@@ -47,7 +48,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('resume' as const), c: customer }),
   fc.record({ kind: fc.constant('reverseRefund' as const), c: customer }),
 );
-/** Each step waits whole hours (1 h to 2 days, or up to 45 days) then acts, so no two actions share an instant. */
+/** Each step waits whole hours (1 h to 2 days, or up to 45 days) and a minute, then acts. */
 const wait = fc.oneof(fc.integer({ min: 1, max: 48 }), fc.integer({ min: 1, max: 45 * 24 }));
 const steps = fc.array(fc.tuple(wait, op), { maxLength: 24 });
 
@@ -68,7 +69,9 @@ function simulate(plan: readonly [number, Op][]) {
   const topups = new Map<number, string>();
   const plans = new Map<number, string>();
   for (const [hours, step] of plan) {
-    sim.advanceBy(hours * HOUR);
+    // One more minute per step: every action is at its own minute past the hour, so no action
+    // shares an instant with a job the clock runs for an earlier one (a period end, a grace end).
+    sim.advanceBy(hours * HOUR + MINUTE);
     const sub = subs.get(step.c) ?? 'none';
     // Commands the simulator refuses in the current state (cancel an expired subscription, ...) change nothing.
     switch (step.kind) {
@@ -141,6 +144,13 @@ const facts = (s: Subscriber) => ({
   trial_converted_at: s.trial_converted_at,
   revenue: s.revenue ?? null,
   monthly_value_cents: monthlyValueCents(s),
+  lifecycle_state: s.lifecycle_state ?? null,
+  cancel_reason: s.cancel_reason ?? null,
+  grace_ends_at: s.grace_ends_at ?? null,
+  auto_resume_at: s.auto_resume_at ?? null,
+  original_app_user_id: s.original_app_user_id ?? null,
+  // Not compared: activity, event counts and ordering keys (the export records no uncancellation
+  // or plan-change request time), and the time a pause was asked for (not in the export).
 });
 
 async function factsOf(store: SubscriberStore) {
@@ -189,6 +199,7 @@ describe('the simulator\'s export imported, and its webhooks delivered, give the
           [[[1, { kind: 'buy', c: 0, trial: false }], [24, { kind: 'pause', c: 0, days: 20 }], [24 * 35, { kind: 'topup', c: 1 }]]],
           [[[1, { kind: 'buy', c: 0, trial: false }], [24, { kind: 'pause', c: 0, days: 20 }], [24 * 35, { kind: 'resume', c: 0 }]]],
           [[[1, { kind: 'buy', c: 0, trial: false }], [24, { kind: 'refund', c: 0 }], [24, { kind: 'reverseRefund', c: 0 }]]],
+          [[[1, { kind: 'buy', c: 2, trial: false }], [1, { kind: 'pause', c: 2, days: 1 }], [1, { kind: 'expire', c: 2 }]]],
         ],
       },
     );

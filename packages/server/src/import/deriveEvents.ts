@@ -6,7 +6,7 @@
  * row imported again yields the same ids, and the store drops them as duplicates, so re-importing a
  * file (or the next day's) double-counts nothing. Events that follow from one row alone are emitted
  * as the row is read; the ones that depend on the row being the latest of its subscription
- * (expiration, refund, pause) are emitted by `finish`, which keeps one row per subscription, not one
+ * (expiration, refund) are emitted by `finish`, which keeps one row per subscription, not one
  * per transaction. Pure (no I/O, no clock: the export's instant is a parameter).
  */
 import type { ExportRow } from './exportRow.js';
@@ -60,7 +60,8 @@ function refundOf(row: ExportRow): DerivedEvent {
 /**
  * Given one row, returns the events that follow from it alone: the purchase (INITIAL_PURCHASE for
  * renewal number 1, else RENEWAL with `is_trial_conversion`; NON_RENEWING_PURCHASE for a product
- * that does not renew, and its refund as CANCELLATION `CUSTOMER_SUPPORT`), the opt-out (CANCELLATION `UNSUBSCRIBE` at `unsubscribe_detected_at`) and a
+ * that does not renew, and its refund as CANCELLATION `CUSTOMER_SUPPORT`), a pause
+ * (SUBSCRIPTION_PAUSED with `auto_resume_at_ms`), the opt-out (CANCELLATION `UNSUBSCRIBE` at `unsubscribe_detected_at`) and a
  * billing failure (BILLING_ISSUE with the grace end, and CANCELLATION `BILLING_ERROR`, at
  * `billing_issues_detected_at`, as the billing service sends them together). Pure.
  *
@@ -80,6 +81,13 @@ export function eventsOfRow(row: ExportRow): DerivedEvent[] {
   if (row.unsubscribe_detected_at !== null) {
     out.push({ ...baseFields(row, 'CANCELLATION', 'CANCELLATION:UNSUBSCRIBE', row.unsubscribe_detected_at), cancel_reason: 'UNSUBSCRIBE' });
   }
+  if (row.auto_resume_time !== null) {
+    // A pause is a fact of its period whether or not a later one resumed it. The export does not
+    // say when it was asked for; the row's last change (capped to the period's end) is the closest.
+    const end = Math.max(row.effective_end_time ?? row.end_time ?? row.start_time, row.start_time);
+    const at = Math.max(Math.min(row.updated_at ?? row.start_time, end), row.start_time);
+    out.push({ ...baseFields(row, 'SUBSCRIPTION_PAUSED', 'SUBSCRIPTION_PAUSED', at), auto_resume_at_ms: row.auto_resume_time });
+  }
   if (row.billing_issues_detected_at !== null) {
     const at = row.billing_issues_detected_at;
     out.push({ ...baseFields(row, 'BILLING_ISSUE', 'BILLING_ISSUE', at), grace_period_expiration_at_ms: row.grace_period_end_time });
@@ -91,7 +99,8 @@ export function eventsOfRow(row: ExportRow): DerivedEvent[] {
 /** Why the latest transaction of a subscription ended (the EXPIRATION's `expiration_reason`). */
 function expirationReason(row: ExportRow): string {
   if (row.refunded_at !== null) return 'CUSTOMER_SUPPORT';
-  if (row.auto_resume_time !== null) return 'SUBSCRIPTION_PAUSED';
+  // A pause takes effect at the period's end: an end before it is something else (e.g. revoked).
+  if (row.auto_resume_time !== null && row.effective_end_time !== null && row.end_time !== null && row.effective_end_time >= row.end_time) return 'SUBSCRIPTION_PAUSED';
   if (row.billing_issues_detected_at !== null) return 'BILLING_ERROR';
   if (row.unsubscribe_detected_at !== null) return 'UNSUBSCRIBE';
   return 'UNKNOWN';
@@ -100,8 +109,7 @@ function expirationReason(row: ExportRow): string {
 /**
  * Given the latest row of a subscription and the export's instant, returns the events that hold only
  * for the latest period: a refund (CANCELLATION `CUSTOMER_SUPPORT` at `refunded_at`, negative
- * price: the billing service sends it only when the latest period was refunded), a pause
- * (SUBSCRIPTION_PAUSED with `auto_resume_at_ms`), and the end (EXPIRATION at `effective_end_time`,
+ * price: the billing service sends it only when the latest period was refunded) and the end (EXPIRATION at `effective_end_time`,
  * which includes refunds and grace periods, when it is at or before `asOf`). Pure.
  *
  * @example
@@ -111,11 +119,6 @@ export function eventsOfLatestRow(row: ExportRow, asOf: number): DerivedEvent[] 
   const out: DerivedEvent[] = [];
   const end = Math.max(row.effective_end_time ?? row.end_time ?? row.start_time, row.start_time);
   if (row.refunded_at !== null) out.push(refundOf(row));
-  if (row.auto_resume_time !== null) {
-    // The export does not say when the pause was asked for; the row's last change is the closest fact.
-    const at = Math.min(row.updated_at ?? row.start_time, end);
-    out.push({ ...baseFields(row, 'SUBSCRIPTION_PAUSED', 'SUBSCRIPTION_PAUSED', Math.max(at, row.start_time)), auto_resume_at_ms: row.auto_resume_time });
-  }
   if (end <= asOf) out.push({ ...baseFields(row, 'EXPIRATION', 'EXPIRATION', end), expiration_reason: expirationReason(row) });
   return out;
 }
