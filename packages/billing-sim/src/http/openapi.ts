@@ -15,10 +15,17 @@ import {
   setBalancesBodySchema,
 } from './simSchemas.js';
 import { createIntegrationBodySchema, updateIntegrationBodySchema } from '../api/integrationResource.js';
+import { createEntitlementBodySchema, entitlementProductsBodySchema } from '../api/entitlementResource.js';
+import { setAttributesBodySchema } from '../api/attributeResource.js';
+import { createProductBodySchema } from './v2/catalogRoutes.js';
+import { grantBodySchema, revokeBodySchema, transferBodySchema } from './v2/customerRoutes.js';
 import { adjustmentsBodySchema, createProjectBodySchema } from './v2Routes.js';
 
 const VC = '/v2/projects/:project_id/virtual_currencies';
 const CUSTOMER = '/v2/projects/:project_id/customers/:customer_id';
+
+/** Routes that answer 201: creations (a POST on a collection) and the grant action. */
+const CREATED = /^POST .*\/(virtual_currencies|products|purchases|projects|webhooks|entitlements|grant_entitlement)$/;
 
 /** Routes whose body may be left out. */
 const OPTIONAL_BODIES = new Set(['POST /sim/reset']);
@@ -42,6 +49,14 @@ const BODIES: Record<string, z.ZodType> = {
   'POST /sim/projects': createProjectBodySchema,
   'POST /v2/projects/:project_id/integrations/webhooks': createIntegrationBodySchema,
   'POST /v2/projects/:project_id/integrations/webhooks/:webhook_integration_id': updateIntegrationBodySchema,
+  [`POST ${CUSTOMER}/attributes`]: setAttributesBodySchema,
+  [`POST ${CUSTOMER}/actions/transfer`]: transferBodySchema,
+  [`POST ${CUSTOMER}/actions/grant_entitlement`]: grantBodySchema,
+  [`POST ${CUSTOMER}/actions/revoke_granted_entitlement`]: revokeBodySchema,
+  'POST /v2/projects/:project_id/products': createProductBodySchema,
+  'POST /v2/projects/:project_id/entitlements': createEntitlementBodySchema,
+  'POST /v2/projects/:project_id/entitlements/:entitlement_id/actions/attach_products': entitlementProductsBodySchema,
+  'POST /v2/projects/:project_id/entitlements/:entitlement_id/actions/detach_products': entitlementProductsBodySchema,
 };
 
 const toSchema = (schema: z.ZodType): unknown => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
@@ -81,7 +96,7 @@ export function buildOpenApi(routes: readonly Route[]): unknown {
       parameters: params,
       responses: {
         default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        [route.method === 'POST' && /\/(virtual_currencies|products|purchases|projects|webhooks)$/.test(route.pattern) ? '201' : '200']: { description: 'Success' },
+        [CREATED.test(`${route.method} ${route.pattern}`) ? '201' : '200']: { description: 'Success' },
       },
     };
     const key = `${route.method} ${route.pattern}`;
@@ -94,7 +109,7 @@ export function buildOpenApi(routes: readonly Route[]): unknown {
     info: {
       title: 'tenure billing simulator',
       version: '0.1.0',
-      description: 'A local stand-in for the billing service (RevenueCat API v2 virtual currencies) plus a /sim control API. See docs/billing-sim.md.',
+      description: 'A local stand-in for the billing service (RevenueCat API v2: customers, subscriptions, purchases, products, entitlements, webhook integrations, virtual currencies) plus a /sim control API. See docs/billing-sim.md.',
     },
     servers: [{ url: 'http://127.0.0.1:4000' }],
     components: {

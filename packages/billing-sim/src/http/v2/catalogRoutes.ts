@@ -17,7 +17,7 @@ const PROJECT = '/v2/projects/:project_id';
 const ENTITLEMENT = `${PROJECT}/entitlements/:entitlement_id`;
 
 /** The body of `POST /products` (the document's `type` values; the simulator sells two of them). */
-const createProductBodySchema = z.strictObject({
+export const createProductBodySchema = z.strictObject({
   store_identifier: z.string().min(1).max(200),
   app_id: z.string().min(1).max(255),
   type: z.enum(['subscription', 'one_time', 'consumable', 'non_consumable', 'non_renewing_subscription']),

@@ -16,15 +16,15 @@ const CUSTOMER = `${CUSTOMERS}/:customer_id`;
 const missing = (id: string) => errorResponse(fail('resource_missing', `Customer ${id} not found`, 'customer_id').error);
 
 /** The body of the transfer action (`app_ids` is accepted; the simulator has one app). */
-const transferBodySchema = z.strictObject({
+export const transferBodySchema = z.strictObject({
   target_customer_id: z.string().min(1).max(1500),
   app_ids: z.array(z.string().min(1).max(255)).nullable().optional(),
 });
 
 /** The body of the grant action: an entitlement of the project until a future instant (epoch ms). */
-const grantBodySchema = z.strictObject({ entitlement_id: z.string().min(1).max(255), expires_at: z.number().int().nonnegative() });
+export const grantBodySchema = z.strictObject({ entitlement_id: z.string().min(1).max(255), expires_at: z.number().int().nonnegative() });
 /** The body of the revoke action. */
-const revokeBodySchema = z.strictObject({ entitlement_id: z.string().min(1).max(255) });
+export const revokeBodySchema = z.strictObject({ entitlement_id: z.string().min(1).max(255) });
 
 /** The customer routes. */
 export const customerRoutes: Route[] = [
