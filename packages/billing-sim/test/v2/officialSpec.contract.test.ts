@@ -9,7 +9,7 @@ import type { TestApp } from '../helpers.js';
 import { driveCatalog, driveCustomerEntitlements } from './drives/catalog.js';
 import { driveCustomers } from './drives/customers.js';
 import { driveIntegrations } from './drives/integrations.js';
-import { drivePurchases } from './drives/purchases.js';
+import { drivePurchases, driveSearches } from './drives/purchases.js';
 import { driveSubscriptions } from './drives/subscriptions.js';
 import { driveVirtualCurrencies } from './drives/virtualCurrencies.js';
 import { loadOfficialSpec, type Exchange } from './officialSpec.js';
@@ -35,6 +35,7 @@ describe.skipIf(spec === null)('API v2 against the official OpenAPI document', (
     await driveCustomers(client);
     await driveSubscriptions(client);
     await drivePurchases(client);
+    await driveSearches(client);
     await driveIntegrations(client);
     await driveCatalog(client);
     await driveCustomerEntitlements(client);

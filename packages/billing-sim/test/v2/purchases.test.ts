@@ -36,6 +36,11 @@ describe('API v2 one-time purchases', () => {
     expect(again).toMatchObject({ status: 422, body: { param: 'purchase_id' } });
   });
 
+  it('finds a purchase by its store transaction id, in its project only', async () => {
+    expect((await app.call('GET', `${P}/purchases?store_purchase_identifier=${txId}`)).body.items.map((p: { id: string }) => p.id)).toEqual([txId]);
+    expect((await app.call('GET', `/v2/projects/other/purchases?store_purchase_identifier=${txId}`)).body.items).toEqual([]);
+  });
+
   it('answers 404 naming purchase_id for an unknown purchase or one of another project', async () => {
     expect((await app.call('GET', `${P}/purchases/nope`)).body).toMatchObject({ type: 'resource_missing', param: 'purchase_id' });
     expect((await app.call('GET', `/v2/projects/other/purchases/${txId}`)).status).toBe(404);

@@ -46,6 +46,18 @@ describe('API v2 subscriptions', () => {
     expect((await list('?environment=prod')).body).toMatchObject({ type: 'parameter_error', param: 'environment' });
   });
 
+  it('finds a subscription by its current or original store transaction id', async () => {
+    const original = (await getSub()).store_subscription_identifier;
+    await app.call('POST', '/sim/clock/advance', { by: 'P1M' });
+    const current = (await getSub()).store_subscription_identifier;
+    expect(current).not.toBe(original);
+    for (const id of [original, current]) {
+      expect((await app.call('GET', `${P}/subscriptions?store_subscription_identifier=${id}`)).body.items.map((s: { id: string }) => s.id)).toEqual([subId]);
+    }
+    expect((await app.call('GET', '/v2/projects/other/subscriptions?store_subscription_identifier=' + current)).body.items).toEqual([]);
+    expect((await app.call('GET', `${P}/subscriptions`)).body).toMatchObject({ type: 'parameter_error', param: 'store_subscription_identifier' });
+  });
+
   it('answers 404 for a subscription of another project', async () => {
     const res = await app.call('GET', `/v2/projects/other/subscriptions/${subId}`);
     expect(res).toMatchObject({ status: 404, body: { type: 'resource_missing', param: 'subscription_id' } });

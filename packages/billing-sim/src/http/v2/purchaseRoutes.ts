@@ -1,4 +1,4 @@
-/** API v2 one-time purchases: per customer (with `environment`), one, refund. */
+/** API v2 one-time purchases: search by store id, per customer (with `environment`), one, refund. */
 import { toPurchaseResource, type PurchaseResource } from '../../api/purchaseResource.js';
 import { fail, ok, type Result } from '../../sim/apiError.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
@@ -24,6 +24,17 @@ function findPurchase(sim: BillingSimulator, input: RouteInput): Result<Purchase
 
 /** The purchase routes. */
 export const purchaseRoutes: Route[] = [
+  {
+    method: 'GET', pattern: `${PROJECT}/purchases`, domain: 'customer_information', summary: 'Find one-time purchases by store_purchase_identifier',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const id = input.query['store_purchase_identifier'];
+      if (id === undefined || id === '') return errorResponse(fail('parameter_error', 'store_purchase_identifier is required', 'store_purchase_identifier').error);
+      const found = findPurchase(sim, { ...input, params: { ...input.params, purchase_id: id } });
+      return respond(paginate(found.ok ? [found.value] : [], (p) => p.id, input.query, input.path, ['store_purchase_identifier']));
+    },
+  },
   {
     method: 'GET', pattern: `${PROJECT}/customers/:customer_id/purchases`, domain: 'customer_information',
     summary: "List a customer's one-time purchases (query environment: sandbox or production)",

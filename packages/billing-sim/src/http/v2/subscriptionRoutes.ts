@@ -1,11 +1,11 @@
-/** API v2 subscriptions: per customer (with `environment`), one, its transactions and entitlements, cancel and refund. */
+/** API v2 subscriptions: search by store id, per customer (with `environment`), one, its transactions and entitlements, cancel and refund. */
 import { toEntitlementResource } from '../../api/entitlementResource.js';
 import { toSubscriptionResource, type SubscriptionResource } from '../../api/subscriptionResource.js';
 import { entitlementsForProduct } from '../../sim/entitlements.js';
 import { subscriptionTransactions } from '../../api/transactionResource.js';
 import { fail, ok, type Result } from '../../sim/apiError.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
-import { customerIn, subscriptionIn } from '../../sim/queries.js';
+import { customerIn, customersOf, subscriptionIn } from '../../sim/queries.js';
 import type { CustomerState, SubscriptionState } from '../../sim/state.js';
 import { errorResponse, json, paginate, respond, type RouteInput, type SimResponse } from '../httpTypes.js';
 import type { Route } from '../route.js';
@@ -46,6 +46,21 @@ function action(run: (sim: BillingSimulator, id: string) => Result<unknown>) {
 
 /** The subscription routes. */
 export const subscriptionRoutes: Route[] = [
+  {
+    method: 'GET', pattern: `${PROJECT}/subscriptions`, domain: 'customer_information',
+    summary: 'Find subscriptions by store_subscription_identifier (any of its transaction ids: the current or the original)',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const id = input.query['store_subscription_identifier'];
+      if (id === undefined || id === '') return errorResponse(fail('parameter_error', 'store_subscription_identifier is required', 'store_subscription_identifier').error);
+      const projectId = param(input, 'project_id');
+      const items = customersOf(sim.world(), projectId).flatMap((c) =>
+        c.subscriptions.filter((s) => s.transaction_id === id || s.original_transaction_id === id).map((s) => resourceOf(sim, projectId, c, s)),
+      );
+      return respond(paginate(items, (s) => s.id, input.query, input.path, ['store_subscription_identifier']));
+    },
+  },
   {
     method: 'GET', pattern: `${PROJECT}/customers/:customer_id/subscriptions`, domain: 'customer_information',
     summary: "List a customer's subscriptions (query environment: sandbox or production)",

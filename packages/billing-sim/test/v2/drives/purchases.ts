@@ -16,3 +16,14 @@ export async function drivePurchases(app: TestApp): Promise<void> {
   await app.call('POST', `${P}/purchases/${id}/actions/refund`);
   await app.call('POST', `${P}/purchases/${id}/actions/refund`); // 422 already refunded
 }
+
+/** Contract drive: the store-id searches of subscriptions and purchases. */
+export async function driveSearches(app: TestApp): Promise<void> {
+  const sub = (await app.call('GET', `${P}/customers/subber/subscriptions`)).body?.items?.[0];
+  await app.call('GET', `${P}/subscriptions?store_subscription_identifier=${sub?.store_subscription_identifier ?? 'none'}`);
+  await app.call('GET', `${P}/subscriptions`); // 400
+  const purchase = (await app.call('GET', `${P}/customers/packer/purchases`)).body?.items?.[0];
+  await app.call('GET', `${P}/purchases?store_purchase_identifier=${purchase?.id ?? 'none'}`);
+  await app.call('GET', `${P}/purchases?store_purchase_identifier=nothing`);
+  await app.call('GET', `${P}/purchases`); // 400
+}
