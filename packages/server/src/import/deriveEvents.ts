@@ -99,10 +99,12 @@ export function eventsOfRow(row: ExportRow): DerivedEvent[] {
 /** Why the latest transaction of a subscription ended (the EXPIRATION's `expiration_reason`). */
 function expirationReason(row: ExportRow): string {
   if (row.refunded_at !== null) return 'CUSTOMER_SUPPORT';
+  // An opt-out still on the row wins over a planned pause: a subscription set not to renew does
+  // not resume.
+  if (row.unsubscribe_detected_at !== null) return 'UNSUBSCRIBE';
   // A pause takes effect at the period's end: an end before it is something else (e.g. revoked).
   if (row.auto_resume_time !== null && row.effective_end_time !== null && row.end_time !== null && row.effective_end_time >= row.end_time) return 'SUBSCRIPTION_PAUSED';
   if (row.billing_issues_detected_at !== null) return 'BILLING_ERROR';
-  if (row.unsubscribe_detected_at !== null) return 'UNSUBSCRIBE';
   return 'UNKNOWN';
 }
 
