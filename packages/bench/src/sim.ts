@@ -78,7 +78,7 @@ export async function runSimBench(): Promise<void> {
 
   // Real HTTP: one delivery at a time (the simulator before issue #10) beside several in flight.
   const httpSubscriptions = Number(process.env.BENCH_SIM_HTTP_SUBSCRIPTIONS ?? 5_000);
-  const { fetchTransport } = await import('@tenure/billing-sim');
+  const { httpTransport } = await import('@tenure/billing-sim');
   let received = 0;
   const receiver = createServer((req, res) => {
     req.resume();
@@ -95,9 +95,9 @@ export async function runSimBench(): Promise<void> {
         (base === null ? '' : `, ${(base.deliveredMs / run.deliveredMs).toFixed(2)} × one at a time`),
     );
   console.log(`  real HTTP delivery of the month of ${httpSubscriptions.toLocaleString('en')} subscriptions (setup events first, then the advance):`);
-  const serial = await runMonth(httpSubscriptions, fetchTransport(), `http://127.0.0.1:${port}/webhook`, 1);
+  const serial = await runMonth(httpSubscriptions, httpTransport(), `http://127.0.0.1:${port}/webhook`, 1);
   line('loopback receiver', 1, serial, null);
-  line('loopback receiver', DEFAULT_CONCURRENCY, await runMonth(httpSubscriptions, fetchTransport(), `http://127.0.0.1:${port}/webhook`), serial);
+  line('loopback receiver', DEFAULT_CONCURRENCY, await runMonth(httpSubscriptions, httpTransport(), `http://127.0.0.1:${port}/webhook`), serial);
   receiver.close();
   if (received === 0) throw new Error('the receiver got nothing');
 
@@ -106,7 +106,7 @@ export async function runSimBench(): Promise<void> {
   for (const concurrency of [1, DEFAULT_CONCURRENCY]) {
     const serve = await startServe({ store: 'memory', cores: 0, clock: 'event' });
     try {
-      const run = await runMonth(httpSubscriptions, fetchTransport(), `${serve.url}/webhook`, concurrency, WEBHOOK_AUTH);
+      const run = await runMonth(httpSubscriptions, httpTransport(), `${serve.url}/webhook`, concurrency, WEBHOOK_AUTH);
       line('tenure serve (memory)', concurrency, run, serveSerial);
       serveSerial ??= run;
     } finally {

@@ -51,7 +51,7 @@ export type { StartOptions, RunningBillingSim } from './startBillingSim.js';
 // --- Webhook delivery ---
 export { realScheduler, createManualScheduler } from './delivery/scheduler.js';
 export type { Scheduler, ManualScheduler } from './delivery/scheduler.js';
-export { fetchTransport } from './delivery/transport.js';
+export { fetchTransport, httpTransport } from './delivery/transport.js';
 export type { Transport, TransportRequest, TransportResult } from './delivery/transport.js';
 export { REAL_RETRY_SCHEDULE_MS, FAST_RETRY_SCHEDULE_MS, DEFAULT_CONCURRENCY, webhookConfigSchema, faultsSchema } from './delivery/deliveryConfig.js';
 export type { WebhookConfig, WebhookConfigInput, WebhookEnvironment, Faults } from './delivery/deliveryConfig.js';

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBillingSimulator, createManualScheduler, fetchTransport, webhookConfigSchema, type BillingSimulator, type Transport, type TransportRequest } from '../src/index.js';
+import { createBillingSimulator, createManualScheduler, fetchTransport, httpTransport, webhookConfigSchema, type BillingSimulator, type Transport, type TransportRequest } from '../src/index.js';
 
 let sim: BillingSimulator | undefined;
 let server: Server | undefined;
@@ -117,20 +117,41 @@ describe('concurrent delivery', () => {
     await s.outbox.idle();
     expect(s.deliveries()[0]).toMatchObject({ state: 'delivered', attempts: [{ kind: 'initial', status: 500 }, { kind: 'retry', status: 200, at: 300_000 }] });
   });
-  it('cuts an attempt at the timeout (fetch transport, a receiver that never answers) and retries it', async () => {
-    server = createServer(() => undefined);
+  for (const [name, make] of [['http', httpTransport], ['fetch', fetchTransport]] as const) {
+    it(`cuts an attempt at the timeout (${name} transport, a receiver that never answers) and retries it`, async () => {
+      server = createServer(() => undefined);
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
+      const scheduler = createManualScheduler(0);
+      const s = (sim = createBillingSimulator({
+        seed: 't', scheduler, transport: make(), products: [{ id: 'monthly', type: 'subscription', period: 'P1M' }],
+        webhook: { url, timeout_ms: 100, retry_schedule: 'real' },
+      }));
+      buyMany(s, 1);
+      await s.outbox.idle();
+      expect(s.deliveries()[0]).toMatchObject({ state: 'retrying', attempts: [{ status: null }] });
+      expect(s.deliveries()[0]?.attempts[0]?.error).toMatch(/timeout|abort/i);
+      expect(scheduler.nextDelay()).toBe(5 * 60_000);
+    });
+  }
+  it('the http transport answers the status, sends the headers and body, and turns a refused connection into an error', async () => {
+    const seen: { headers: Record<string, unknown>; body: string }[] = [];
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.push({ headers: req.headers, body });
+        res.writeHead(418).end('no');
+      });
+    });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
-    const scheduler = createManualScheduler(0);
-    const s = (sim = createBillingSimulator({
-      seed: 't', scheduler, transport: fetchTransport(), products: [{ id: 'monthly', type: 'subscription', period: 'P1M' }],
-      webhook: { url, timeout_ms: 100, retry_schedule: 'real' },
-    }));
-    buyMany(s, 1);
-    await s.outbox.idle();
-    expect(s.deliveries()[0]).toMatchObject({ state: 'retrying', attempts: [{ status: null }] });
-    expect(s.deliveries()[0]?.attempts[0]?.error).toMatch(/timeout|abort/i);
-    expect(scheduler.nextDelay()).toBe(5 * 60_000);
+    const transport = httpTransport();
+    expect(await transport({ url, headers: { authorization: 'Bearer x', 'content-type': 'application/json' }, body: '{"é":1}', timeout_ms: 5000 })).toEqual({ status: 418 });
+    expect(seen[0]).toMatchObject({ headers: { authorization: 'Bearer x', 'content-length': '8' }, body: '{"é":1}' });
+    const refused = await transport({ url: 'http://127.0.0.1:1/webhook', headers: {}, body: '{}', timeout_ms: 5000 });
+    expect('error' in refused && refused.error).toMatch(/ECONNREFUSED/);
+    expect(await transport({ url: 'not a url', headers: {}, body: '{}', timeout_ms: 5000 })).toMatchObject({ error: expect.any(String) });
   });
 });
 

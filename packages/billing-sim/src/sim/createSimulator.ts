@@ -15,7 +15,7 @@ import {
   type WebhookConfigInput,
 } from '../delivery/deliveryConfig.js';
 import { realScheduler, type Scheduler } from '../delivery/scheduler.js';
-import { fetchTransport, type Transport } from '../delivery/transport.js';
+import { httpTransport, type Transport } from '../delivery/transport.js';
 import { fail, type Result } from './apiError.js';
 import { pendingJobs, type Job } from './clock.js';
 import { VIRTUAL_CLOCK_END } from './clockBounds.js';
@@ -34,7 +34,7 @@ export interface BillingSimulatorOptions {
   webhook?: WebhookConfigInput;
   /** Timers of webhook delivery (retries, delays). Default: real timers. */
   scheduler?: Scheduler;
-  /** How a webhook is sent. Default: global fetch. */
+  /** How a webhook is sent. Default: node:http with keep-alive (`httpTransport`). */
   transport?: Transport;
   app_id?: string;
   store?: string;
@@ -157,7 +157,7 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
   const outbox = createOutbox({
     config: () => webhook,
     scheduler: options.scheduler ?? realScheduler(),
-    transport: options.transport ?? fetchTransport(),
+    transport: options.transport ?? httpTransport(),
     random: seededRandom(`${seed}:faults`),
   });
 
