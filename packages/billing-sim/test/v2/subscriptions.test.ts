@@ -81,6 +81,18 @@ describe('API v2 subscriptions', () => {
     expect(events[0]?.[1]).toBe('CUSTOMER_SUPPORT');
   });
 
+  it("refunds the current period's transaction (as actions/refund); an earlier one is 422, an unknown one 404", async () => {
+    await app.call('POST', '/sim/clock/advance', { by: 'P1M' });
+    const [first, current] = (await app.call('GET', `${P}/subscriptions/${subId}/transactions`)).body.items;
+    expect((await app.call('POST', `${P}/subscriptions/${subId}/transactions/${first.id}/actions/refund`)).status).toBe(422);
+    expect((await app.call('POST', `${P}/subscriptions/${subId}/transactions/x9/actions/refund`)).body).toMatchObject({ type: 'resource_missing', param: 'transaction_id' });
+    const before = app.sim.eventCount();
+    const res = await app.call('POST', `${P}/subscriptions/${subId}/transactions/${current.id}/actions/refund`);
+    expect(res.body).toMatchObject({ object: 'subscription_transaction', id: current.id });
+    expect(app.sim.eventsSince(before).map((e) => e.event.type)).toEqual(['CANCELLATION', 'EXPIRATION']);
+    expect((await getSub()).status).toBe('expired');
+  });
+
   it('lists the original and the current transaction once the subscription renewed', async () => {
     const first = (await app.call('GET', `${P}/subscriptions/${subId}/transactions`)).body.items;
     expect(first).toHaveLength(1);

@@ -6,7 +6,15 @@ import { checkProjectId, projectExists } from '../../sim/projects.js';
 import { errorResponse, type RouteInput, type SimResponse } from '../httpTypes.js';
 
 /** The official document's length limits of the ids in paths. */
-const MAX_ID_LENGTH: Record<string, number> = { customer_id: 1500, subscription_id: 255, purchase_id: 255, entitlement_id: 255, product_id: 255, webhook_integration_id: 255 };
+const MAX_ID_LENGTH: Record<string, number> = {
+  customer_id: 1500,
+  subscription_id: 255,
+  transaction_id: 255,
+  purchase_id: 255,
+  entitlement_id: 255,
+  product_id: 255,
+  webhook_integration_id: 255,
+};
 
 /** A path parameter's decoded value ('' when the route has none). */
 export const param = (input: RouteInput, name: string): string => input.params[name] ?? '';

@@ -105,6 +105,25 @@ export const subscriptionRoutes: Route[] = [
     },
   },
   {
+    method: 'POST', pattern: `${SUB}/transactions/:transaction_id/actions/refund`, domain: 'customer_information',
+    summary: "Refund a subscription's transaction: the current period's (as actions/refund); earlier ones are not kept (422)",
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const found = findSub(sim, input);
+      if (!found.ok) return errorResponse(found.error);
+      const txId = param(input, 'transaction_id');
+      const { sub } = found.value;
+      const known = subscriptionTransactions(sub);
+      if (!known.some((t) => t.id === txId)) return errorResponse(fail('resource_missing', `Transaction ${txId} not found`, 'transaction_id').error);
+      if (txId !== sub.transaction_id) return errorResponse(fail('unprocessable_entity_error', 'Only the current period\'s transaction can be refunded in the simulator', 'transaction_id').error);
+      const done = sim.dispatch({ type: 'refund', subscription_id: sub.id });
+      if (!done.ok) return errorResponse(done.error);
+      const after = findSub(sim, input);
+      return respond(after, 200, (v) => subscriptionTransactions(v.sub).find((t) => t.id === txId) ?? subscriptionTransactions(v.sub).at(-1));
+    },
+  },
+  {
     method: 'POST', pattern: `${SUB}/actions/cancel`, domain: 'customer_information',
     summary: 'Cancel: auto-renew off (CANCELLATION now, EXPIRATION at the period end)',
     handler: action((sim, id) => sim.dispatch({ type: 'cancel', subscription_id: id, reason: 'UNSUBSCRIBE' })),

@@ -25,6 +25,10 @@ export async function driveSubscriptions(app: TestApp): Promise<void> {
   await app.call('GET', `${P}/subscriptions/sub_none/entitlements`); // 404
   await app.call('POST', `${P}/subscriptions/${id}/actions/cancel`);
   await app.call('POST', `${P}/subscriptions/${id}/actions/cancel`); // 422 already cancelled
+  const txs = (await app.call('GET', `${P}/subscriptions/${id}/transactions`)).body?.items ?? [];
+  await app.call('POST', `${P}/subscriptions/${id}/transactions/${txs[0]?.id ?? 'none'}/actions/refund`); // 422 an earlier period's
+  await app.call('POST', `${P}/subscriptions/${id}/transactions/nope/actions/refund`); // 404
+  await app.call('POST', `${P}/subscriptions/${id}/transactions/${txs.at(-1)?.id ?? 'none'}/actions/refund`);
   await app.call('POST', `${P}/subscriptions/${trialId}/actions/refund`);
   await app.call('POST', `${P}/subscriptions/sub_none/actions/refund`); // 404
   await app.call('GET', `${P}/subscriptions/${id}`);
