@@ -202,6 +202,7 @@ describe('the simulator\'s export imported, and its webhooks delivered, give the
           [[[1, { kind: 'buy', c: 0, trial: false }], [24, { kind: 'refund', c: 0 }], [24, { kind: 'reverseRefund', c: 0 }]]],
           [[[1, { kind: 'buy', c: 2, trial: false }], [1, { kind: 'pause', c: 2, days: 1 }], [1, { kind: 'expire', c: 2 }]]],
           [[[1, { kind: 'buy', c: 1, trial: false }], [310, { kind: 'pause', c: 1, days: 1 }], [5, { kind: 'cancel', c: 1 }], [429, { kind: 'topup', c: 0 }]]],
+          [[[1, { kind: 'buy', c: 1, trial: false }], [2, { kind: 'pause', c: 1, days: 1 }], [701, { kind: 'pause', c: 0, days: 1 }], [27, { kind: 'buy', c: 0, trial: false }], [14, { kind: 'expire', c: 1 }]]],
         ],
       },
     );

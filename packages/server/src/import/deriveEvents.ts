@@ -102,8 +102,9 @@ function expirationReason(row: ExportRow): string {
   // An opt-out still on the row wins over a planned pause: a subscription set not to renew does
   // not resume.
   if (row.unsubscribe_detected_at !== null) return 'UNSUBSCRIBE';
-  // A pause takes effect at the period's end: an end before it is something else (e.g. revoked).
-  if (row.auto_resume_time !== null && row.effective_end_time !== null && row.end_time !== null && row.effective_end_time >= row.end_time) return 'SUBSCRIPTION_PAUSED';
+  // A pause takes effect at the period's end, exactly: an end before or after it is something else
+  // (revoked before, or ended while paused).
+  if (row.auto_resume_time !== null && row.effective_end_time !== null && row.effective_end_time === row.end_time) return 'SUBSCRIPTION_PAUSED';
   if (row.billing_issues_detected_at !== null) return 'BILLING_ERROR';
   return 'UNKNOWN';
 }
