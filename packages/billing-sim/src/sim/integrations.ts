@@ -110,3 +110,29 @@ export function deleteIntegration(ctx: SimContext, projectId: string, id: string
   ctx.api = { ...ctx.api, integrations: pmapRemove(ctx.api.integrations, id) };
   return ok({ object: 'webhook_integration', id, deleted_at: ctx.now });
 }
+
+/** Where and how delivery sends to one integration (the shape of delivery's `DeliveryTarget`). */
+export interface IntegrationTarget {
+  id: string;
+  url: string;
+  /** The integration's `authorization_header`, sent verbatim; null sends none. */
+  authorization: string | null;
+  environment: 'production' | 'sandbox' | null;
+  event_types: readonly string[] | null;
+}
+
+/**
+ * Given a world and a project (null: every project), returns its integrations as delivery targets,
+ * in creation order: what delivery sends an event of that project to, besides the configured webhook.
+ *
+ * @example
+ * integrationTargets(world, 'proj_sim').map((t) => t.url);
+ */
+export const integrationTargets = (world: World, projectId: string | null): IntegrationTarget[] =>
+  webhookIntegrationsOf(world, projectId).map((i) => ({
+    id: i.id,
+    url: i.url,
+    authorization: i.authorization_header,
+    environment: i.environment,
+    event_types: i.event_types,
+  }));

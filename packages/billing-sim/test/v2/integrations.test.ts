@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { webhookIntegrationsOf } from '../../src/sim/integrations.js';
+import { integrationTargets, webhookIntegrationsOf } from '../../src/sim/integrations.js';
 import { startApp, type TestApp } from '../helpers.js';
 
 let app: TestApp;
@@ -20,6 +20,13 @@ describe('API v2 webhook integrations', () => {
       url: 'http://127.0.0.1:3000/webhook', environment: 'production', event_types: ['renewal'], app_id: null, created_at: app.sim.now(),
     });
     expect(webhookIntegrationsOf(app.sim.world(), 'proj1')).toMatchObject([{ id: res.body.id, authorization_header: 'Bearer s3cret', environment: 'production', event_types: ['renewal'] }]);
+  });
+
+  it('gives delivery its targets per project: URL, the Authorization value verbatim, the filters', async () => {
+    const id = (await app.call('POST', HOOKS, { name: 'a', url: 'https://a.test/h', authorization_header: 'Bearer k', environment: 'sandbox', event_types: ['renewal'] })).body.id;
+    await app.call('POST', '/v2/projects/other/integrations/webhooks', { name: 'b', url: 'https://b.test' });
+    expect(integrationTargets(app.sim.world(), 'proj1')).toEqual([{ id, url: 'https://a.test/h', authorization: 'Bearer k', environment: 'sandbox', event_types: ['renewal'] }]);
+    expect(integrationTargets(app.sim.world(), null)).toHaveLength(2);
   });
 
   it('lists in creation order, per project', async () => {
