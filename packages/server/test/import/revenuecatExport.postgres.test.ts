@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subscriber } from '@tenure/core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runDataCommand } from '../../src/cli/dataCommands.js';
 import { openStore, parseStoreSpec } from '../../src/store/openStore.js';
 import { TEST_DATABASE_URL, testSchema, warnIfNoPostgres } from '../durability/postgresSchema.js';
@@ -13,8 +13,6 @@ import { DAY, T0 } from '../helpers/fixtures.js';
 import { exportTime, toCsv, txRow } from './exportCsv.js';
 
 warnIfNoPostgres('the PostgreSQL run of tenure import --format revenuecat-export');
-const dir = mkdtempSync(join(tmpdir(), 'tenure-rcexport-pg-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const capture = () => {
   const out: string[] = [];
@@ -38,6 +36,8 @@ async function subscribers(spec: string): Promise<Subscriber[]> {
 describe.skipIf(TEST_DATABASE_URL === undefined)('tenure import --format revenuecat-export on PostgreSQL', () => {
   it('derives the subscribers, keeps sandbox rows in the sandbox schema, and re-imports nothing', async () => {
     const schema = testSchema('rcexport');
+    // Made here, not at load: a skipped file runs no hooks, so a directory made at load would stay.
+    const dir = mkdtempSync(join(tmpdir(), 'tenure-rcexport-pg-'));
     try {
       const file = join(dir, 'transactions.csv');
       writeFileSync(
@@ -59,6 +59,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('tenure import --format revenue
       expect((await runDataCommand('import', args, {}, again.io)).code).toBe(0);
       expect(JSON.parse(again.out.join(''))).toMatchObject({ new: 0, rejected: 0 });
     } finally {
+      rmSync(dir, { recursive: true, force: true });
       await schema.drop();
     }
   });
