@@ -125,6 +125,7 @@ describe('GET .../customers/{customer_id}', () => {
     expect(res.body).toEqual({
       object: 'customer', id: 'u1', project_id: 'proj1', first_seen_at: app.sim.now(), last_seen_at: app.sim.now(),
       last_seen_app_version: null, last_seen_country: null, last_seen_platform: null, last_seen_platform_version: null,
+      active_entitlements: { object: 'list', items: [], next_page: null, url: `${P}/customers/u1/active_entitlements` },
     });
   });
   it('answers 404 for an unknown customer', async () => {

@@ -46,6 +46,17 @@ describe("API v2 customer entitlements", () => {
     expect((await app.call('POST', `${P}/customers/u1/actions/revoke_granted_entitlement`, { entitlement_id: premium })).body).toMatchObject({ type: 'resource_missing', param: 'entitlement_id' });
   });
 
+  it('GET customer carries the active entitlements, and the attributes with expand=attributes', async () => {
+    await app.call('POST', '/sim/purchases', { project_id: 'proj1', customer_id: 'u1', product_id: 'lifetime' });
+    await app.call('POST', `${P}/customers/u1/attributes`, { attributes: [{ name: '$email', value: 'u1@x.test' }] });
+    const plain = (await app.call('GET', `${P}/customers/u1`)).body;
+    expect(plain.active_entitlements.items).toEqual([{ object: 'customer.active_entitlement', entitlement_id: extra, expires_at: null }]);
+    expect(plain.attributes).toBeUndefined();
+    const expanded = (await app.call('GET', `${P}/customers/u1?expand=attributes`)).body;
+    expect(expanded.attributes.items).toMatchObject([{ name: '$email', value: 'u1@x.test' }]);
+    expect((await app.call('GET', `${P}/customers/u1?expand=nope`)).body).toMatchObject({ type: 'parameter_error', param: 'expand' });
+  });
+
   it('refuses a grant in the past (400 expires_at), of an unknown entitlement (404) or to an unknown customer (404)', async () => {
     await app.call('POST', '/sim/purchases', { project_id: 'proj1', customer_id: 'u1', product_id: 'lifetime' });
     expect((await app.call('POST', `${P}/customers/u1/actions/grant_entitlement`, { entitlement_id: premium, expires_at: app.sim.now() })).body).toMatchObject({ param: 'expires_at' });

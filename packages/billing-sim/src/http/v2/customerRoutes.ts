@@ -42,12 +42,25 @@ export const customerRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', pattern: CUSTOMER, domain: 'customer_information', summary: 'Get a customer (the Customer object)',
+    method: 'GET', pattern: CUSTOMER, domain: 'customer_information', summary: 'Get a customer (the Customer object with its active entitlements; expand=attributes adds its attributes)',
     handler(sim, input) {
       const bad = checkIds(sim, input);
       if (bad !== null) return bad;
-      const customer = customerIn(sim.world(), param(input, 'project_id'), param(input, 'customer_id'));
-      return customer === undefined ? missing(param(input, 'customer_id')) : json(200, toCustomerResource(customer));
+      const expand = input.query['expand'];
+      if (expand !== undefined && expand !== 'attributes') return errorResponse(fail('parameter_error', 'expand accepts attributes', 'expand').error);
+      const world = sim.world();
+      const projectId = param(input, 'project_id');
+      const customer = customerIn(world, projectId, param(input, 'customer_id'));
+      if (customer === undefined) return missing(param(input, 'customer_id'));
+      const url = input.path.replace(/\/$/, '');
+      const active = activeEntitlements(world, customer).map((e) => ({ object: 'customer.active_entitlement' as const, ...e }));
+      return json(200, {
+        ...toCustomerResource(customer),
+        active_entitlements: { object: 'list', items: active, next_page: null, url: `${url}/active_entitlements` },
+        ...(expand === 'attributes'
+          ? { attributes: { object: 'list', items: toAttributeResources(attributesOf(world, projectId, customer.id)), next_page: null, url: `${url}/attributes` } }
+          : {}),
+      });
     },
   },
   {

@@ -38,6 +38,8 @@ export async function driveCustomerEntitlements(app: TestApp): Promise<void> {
   await app.call('POST', `${P}/customers/buyer/actions/grant_entitlement`, { entitlement_id: id, expires_at: 0 }); // 400 past
   await app.call('POST', `${P}/customers/buyer/actions/grant_entitlement`, { entitlement_id: 'entlnone', expires_at: 4_102_444_800_000 }); // 404
   await app.call('GET', `${P}/customers/buyer/active_entitlements`);
+  await app.call('GET', `${P}/customers/buyer?expand=attributes`);
+  await app.call('GET', `${P}/customers/buyer?expand=everything`); // 400
   await app.call('GET', `${P}/customers/nobody/active_entitlements`); // 404
   await app.call('POST', `${P}/customers/buyer/actions/revoke_granted_entitlement`, { entitlement_id: id });
   await app.call('POST', `${P}/customers/buyer/actions/revoke_granted_entitlement`, { entitlement_id: id }); // 404 no grant left
