@@ -185,3 +185,37 @@ describe('integration filters', () => {
     expect(webhookConfigSchema.safeParse({ concurrency: 0 }).error?.issues[0]?.path).toEqual(['concurrency']);
   });
 });
+
+describe('webhook integrations (API v2) in delivery', () => {
+  it("sends a project's events to its integrations, with their Authorization value and filters, and not to other projects' integrations", async () => {
+    const got: { url: string; auth: string | undefined; type: string; user: unknown }[] = [];
+    const s = (sim = createBillingSimulator({
+      seed: 'integrations',
+      scheduler: createManualScheduler(0),
+      transport: async (req) => {
+        const event = JSON.parse(req.body).event;
+        got.push({ url: req.url, auth: req.headers['authorization'], type: event.type, user: event.app_user_id });
+        return { status: 200 };
+      },
+      products: [{ id: 'monthly', type: 'subscription', period: 'P1M' }],
+    }));
+    const hook = (project: string, input: Record<string, unknown>) => {
+      const r = s.dispatch({ type: 'create_integration', project_id: project, input: input as never });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value.id;
+    };
+    const all = hook('p', { name: 'all', url: 'http://all.local/hook', authorization_header: 'Bearer all' });
+    hook('p', { name: 'renewals', url: 'http://renewals.local/hook', event_types: ['renewal'] });
+    hook('p', { name: 'prod', url: 'http://prod.local/hook', environment: 'production' });
+    hook('other', { name: 'elsewhere', url: 'http://other.local/hook' });
+    const r = s.dispatch({ type: 'purchase', project_id: 'p', customer_id: 'u1', product_id: 'monthly', trial: false, presented_offering_id: null, country_code: null, environment: 'SANDBOX' });
+    expect(r.ok).toBe(true);
+    s.advanceBy('P1M');
+    await s.outbox.idle();
+    expect(got.filter((g) => g.url === 'http://all.local/hook').map((g) => [g.type, g.auth])).toEqual([['INITIAL_PURCHASE', 'Bearer all'], ['RENEWAL', 'Bearer all']]);
+    expect(got.filter((g) => g.url === 'http://renewals.local/hook').map((g) => g.type)).toEqual(['RENEWAL']);
+    expect(got.filter((g) => g.url === 'http://prod.local/hook' || g.url === 'http://other.local/hook')).toEqual([]);
+    const records = s.deliveries().filter((d) => d.event_type === 'INITIAL_PURCHASE');
+    expect(records.map((d) => [d.target_id === all ? 'all' : 'other', d.state])).toEqual([['all', 'delivered'], ['other', 'filtered'], ['other', 'filtered']]);
+  });
+});

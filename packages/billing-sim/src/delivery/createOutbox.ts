@@ -69,8 +69,11 @@ interface QueueItem {
 }
 
 export interface Outbox {
-  /** Logs the event once per target (or once as skipped without one) and queues its deliveries; returns the first record. */
-  enqueue(body: WebhookBody): DeliveryRecord;
+  /**
+   * Logs the event once per target of its project (or once as skipped without one) and queues its
+   * deliveries; returns the first record.
+   */
+  enqueue(body: WebhookBody, projectId?: string | null): DeliveryRecord;
   /** One more attempt now to every target that took the event; returns its first record. */
   redeliver(eventId: string): DeliveryRecord | undefined;
   log(): DeliveryRecord[];
@@ -88,8 +91,8 @@ export interface OutboxDeps {
   scheduler: Scheduler;
   transport: Transport;
   random: Random;
-  /** Where events go (default: the configured webhook, `configuredTargets(config())`). */
-  targets?: () => DeliveryTarget[];
+  /** Where the events of a project go (default: the configured webhook, `configuredTargets(config())`). */
+  targets?: (projectId: string | null) => DeliveryTarget[];
 }
 
 /**
@@ -262,8 +265,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   }
 
   return {
-    enqueue(body) {
-      const targets = targetsNow();
+    enqueue(body, projectId = null) {
+      const targets = targetsNow(projectId);
       if (targets.length === 0) {
         const record = newRecord(body, null);
         record.state = 'skipped';
@@ -283,7 +286,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       if (first === undefined) return undefined;
       // Each record goes to its target as configured now; an event logged as skipped (no target
       // then) goes to the configured webhook, if there is one now.
-      const targets = targetsNow();
+      const targets = targetsNow(null);
       const configured = configuredTargets(deps.config())[0];
       for (const record of [first, ...(more.get(eventId) ?? [])]) {
         if (record.state === 'filtered') continue;

@@ -56,6 +56,8 @@ export interface SimContext {
   readonly random: Random;
   /** Webhook bodies emitted, in order. */
   readonly events: WebhookBody[];
+  /** The project of each event in `events` (same positions): delivery sends it to that project's integrations. */
+  readonly eventProjects: string[];
   /** Credit ledger changes, in order. */
   readonly grants: CreditChange[];
   seq: number;
@@ -78,6 +80,7 @@ export function beginDraft(world: World): SimContext {
     settings: world.settings,
     random: rng.random,
     events: [],
+    eventProjects: [],
     grants: [],
     seq: world.seq,
     customerSeq: world.customer_seq,
@@ -148,6 +151,12 @@ export const eventContext = (ctx: SimContext, environment = ctx.settings.environ
   store,
   environment,
 });
+
+/** Records a webhook event of a project. */
+export function emitEvent(ctx: SimContext, projectId: string, body: WebhookBody): void {
+  ctx.events.push(body);
+  ctx.eventProjects.push(projectId);
+}
 
 /** A new store transaction id (digits, as the App Store's look). */
 export const newTransactionId = (ctx: SimContext): string => {
@@ -275,7 +284,7 @@ export function emitCurrencyEvent(
   recordCredits(ctx, customer, entries);
   const adjustments = toAdjustments(ctx, customer.project_id, entries);
   if (adjustments.length === 0) return;
-  ctx.events.push(virtualCurrencyEvent(eventContext(ctx, environment), customer, adjustments, product, newVcTransactionId(ctx), transactionId));
+  emitEvent(ctx, customer.project_id, virtualCurrencyEvent(eventContext(ctx, environment), customer, adjustments, product, newVcTransactionId(ctx), transactionId));
 }
 
 /**

@@ -15,6 +15,8 @@ import {
   type WebhookConfigInput,
 } from '../delivery/deliveryConfig.js';
 import { realScheduler, type Scheduler } from '../delivery/scheduler.js';
+import { configuredTargets, type DeliveryTarget } from '../delivery/targets.js';
+import { integrationTargets } from './integrations.js';
 import { httpTransport, type Transport } from '../delivery/transport.js';
 import { fail, type Result } from './apiError.js';
 import { pendingJobs, type Job } from './clock.js';
@@ -154,20 +156,39 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
   let world = freshWorld(start);
   const history: WebhookBody[] = [];
   const listeners = new Set<(body: WebhookBody) => void>();
+  // Where a project's events go: the configured webhook, then the project's webhook integrations.
+  // Derived again only when the configuration or the world's integrations change (not per event).
+  let targetsKey: { config: WebhookConfig; integrations: unknown } | null = null;
+  const targetsByProject = new Map<string | null, DeliveryTarget[]>();
+  const targetsOf = (projectId: string | null): DeliveryTarget[] => {
+    if (targetsKey === null || targetsKey.config !== webhook || targetsKey.integrations !== world.api.integrations) {
+      targetsKey = { config: webhook, integrations: world.api.integrations };
+      targetsByProject.clear();
+    }
+    let targets = targetsByProject.get(projectId);
+    if (targets === undefined) {
+      targets = [...configuredTargets(webhook), ...integrationTargets(world, projectId)];
+      targetsByProject.set(projectId, targets);
+    }
+    return targets;
+  };
   const outbox = createOutbox({
     config: () => webhook,
     scheduler: options.scheduler ?? realScheduler(),
     transport: options.transport ?? httpTransport(),
     random: seededRandom(`${seed}:faults`),
+    targets: targetsOf,
   });
 
   function run<T extends SimCommandType>(command: CommandOf<T>, at: number): Result<CommandValues[T]> {
     const out = transition(world, command, at);
     if (!out.ok) return out;
     world = out.world;
-    for (const body of out.events) {
+    const projects = out.event_projects;
+    for (let i = 0; i < out.events.length; i += 1) {
+      const body = out.events[i]!;
       history.push(body);
-      outbox.enqueue(body);
+      outbox.enqueue(body, projects[i] ?? null);
       for (const l of listeners) l(body);
     }
     return { ok: true, value: out.value };

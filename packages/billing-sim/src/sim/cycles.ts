@@ -3,7 +3,7 @@
  * conversion), billing failure, expiry. Each emits the billing service's webhooks and applies grants.
  */
 import { addDuration, parseDuration, type Duration } from '../internal/duration.js';
-import { eventContext, grantFor, newTransactionId, productsOf, type SimContext } from './context.js';
+import { emitEvent, eventContext, grantFor, newTransactionId, productsOf, type SimContext } from './context.js';
 import type { Product } from './products.js';
 import type { CustomerState, SubscriptionState } from './state.js';
 import { lifecycleEvent, type LifecycleExtras, type LifecycleType } from './webhookEvents.js';
@@ -38,7 +38,7 @@ export function emitLifecycle<T extends LifecycleType>(
   sub: SubscriptionState,
   extra: LifecycleExtras[T],
 ): void {
-  ctx.events.push(lifecycleEvent(type, eventContext(ctx), customer, sub, productOfSub(ctx, sub), extra));
+  emitEvent(ctx, customer.project_id, lifecycleEvent(type, eventContext(ctx), customer, sub, productOfSub(ctx, sub), extra));
 }
 
 /**

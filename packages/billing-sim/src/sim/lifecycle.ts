@@ -12,6 +12,7 @@ import {
   currenciesOf,
   customerOf,
   emitCurrencyEvent,
+  emitEvent,
   eventContext,
   findSubscription,
   grantFor,
@@ -65,7 +66,7 @@ export function purchase(ctx: SimContext, input: PurchaseInput): Result<Purchase
   if (product.type === 'consumable') {
     customer.purchases.push({ transaction_id: transactionId, product_id: product.id, purchased_at: ctx.now, refunded: false });
     ctx.purchases.set(transactionId, { project_id: customer.project_id, customer_id: customer.id });
-    ctx.events.push(nonRenewingPurchaseEvent(eventContext(ctx, environment, store), customer, product, transactionId, country, false));
+    emitEvent(ctx, customer.project_id, nonRenewingPurchaseEvent(eventContext(ctx, environment, store), customer, product, transactionId, country, false));
     grantFor(ctx, customer, product, 'top_up', null, transactionId, environment);
     return ok({ kind: 'one_time', transaction_id: transactionId });
   }
@@ -290,7 +291,7 @@ export function refundPurchase(ctx: SimContext, projectId: string, transactionId
   const product = productsOf(ctx).get(p.product_id);
   if (product === undefined) return fail('resource_missing', 'product not found', 'product_id');
   p.refunded = true;
-  ctx.events.push(nonRenewingPurchaseEvent(eventContext(ctx), customer, product, transactionId, ctx.settings.country_code, true));
+  emitEvent(ctx, customer.project_id, nonRenewingPurchaseEvent(eventContext(ctx), customer, product, transactionId, ctx.settings.country_code, true));
   const grants = grantsForPurchase(currenciesOf(ctx, projectId), { product_id: product.id, kind: 'top_up', cycle_ends_at: null, at: ctx.now });
   takeBack(ctx, customer, grants, null, product, transactionId);
   return ok({ transaction_id: transactionId });
@@ -404,6 +405,6 @@ export function transfer(ctx: SimContext, projectId: string, fromId: string, toI
   from.purchases = [];
   from.last_seen_at = ctx.now;
   to.last_seen_at = ctx.now;
-  ctx.events.push(transferEvent(eventContext(ctx, first?.environment, first?.store), [fromId], [toId]));
+  emitEvent(ctx, projectId, transferEvent(eventContext(ctx, first?.environment, first?.store), [fromId], [toId]));
   return ok({ customer_id: fromId, target_customer_id: toId, subscription_ids: subscriptionIds, transaction_ids: transactionIds });
 }

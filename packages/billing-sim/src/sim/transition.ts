@@ -26,7 +26,15 @@ import type { WebhookBody } from './webhookEvents.js';
 
 /** The outcome of a transition: the next world and its effects, or an error (the world unchanged). */
 export type TransitionOutcome<V> =
-  | { ok: true; world: World; value: V; events: WebhookBody[]; grants: CreditChange[] }
+  | {
+      ok: true;
+      world: World;
+      value: V;
+      events: WebhookBody[];
+      /** The project of each event (same positions as `events`). */
+      event_projects: string[];
+      grants: CreditChange[];
+    }
   | { ok: false; error: ApiError };
 
 /**
@@ -99,5 +107,5 @@ export function transition<T extends SimCommandType>(world: World, command: Comm
   }
   const result = command.type === 'advance' ? ok({ now: ctx.now, jobs_run: jobsRun }) : apply(ctx, command);
   if (!result.ok) return result;
-  return { ok: true, world: commitDraft(ctx), value: result.value as CommandValues[T], events: ctx.events, grants: ctx.grants };
+  return { ok: true, world: commitDraft(ctx), value: result.value as CommandValues[T], events: ctx.events, event_projects: ctx.eventProjects, grants: ctx.grants };
 }
