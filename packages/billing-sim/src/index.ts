@@ -41,6 +41,11 @@ export type { ApiError, ApiErrorType, ErrorEnvelope, Result } from './sim/apiErr
 // --- HTTP ---
 export { createRequestHandler, ROUTES } from './http/handleRequest.js';
 export type { HandlerOptions } from './http/handleRequest.js';
+export { RATE_LIMITS, createRateLimiter } from './http/rateLimit/rateLimits.js';
+export type { RateDomain, RateLimitSettings, RateLimiter, RateDecision } from './http/rateLimit/rateLimits.js';
+export { webhookIntegrationsOf, integrationTargets, WEBHOOK_EVENT_TYPES } from './sim/integrations.js';
+export type { WebhookIntegrationRecord, IntegrationTarget, WebhookEventType } from './sim/integrations.js';
+export { projectExists, projectIds } from './sim/projects.js';
 export type { SimRequest, SimResponse } from './http/httpTypes.js';
 export { createBillingSimApp } from './http/createBillingSimApp.js';
 export { toNodeListener } from './http/nodeListener.js';
