@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { WebhookConfigInput } from './delivery/deliveryConfig.js';
 import type { RateLimitSettings } from './http/rateLimit/rateLimits.js';
+import { createIntegrationBodySchema } from './api/integrationResource.js';
 import { runExportCommand } from './export/runExportCommand.js';
 import { runScenario } from './scenario/runScenario.js';
+import { webhookIntegrationsOf } from './sim/integrations.js';
 import { startBillingSim, type RunningBillingSim } from './startBillingSim.js';
 
 export const HELP = `tenure-billing-sim: a local billing service (RevenueCat API v2 virtual currencies + /sim control API)
@@ -21,8 +23,9 @@ Options (environment variable in brackets):
   --host <h>              host to bind, default 127.0.0.1            [BILLING_SIM_HOST]
   --seed <s>              seed of ids and fault decisions             [BILLING_SIM_SEED]
   --start <iso>           start of the virtual clock, default now     [BILLING_SIM_START]
-  --webhook-url <url>     where webhooks are POSTed                   [BILLING_SIM_WEBHOOK_URL]
-  --webhook-auth <value>  Authorization header value, sent verbatim   [BILLING_SIM_WEBHOOK_AUTH]
+  --webhook-url <url>     where webhooks are POSTed: creates one webhook [BILLING_SIM_WEBHOOK_URL]
+                          integration of the default project (serve)
+  --webhook-auth <value>  its Authorization value, sent verbatim      [BILLING_SIM_WEBHOOK_AUTH]
   --retry-schedule <s>    real (5..80 min) or fast (50..800 ms)       [BILLING_SIM_RETRY_SCHEDULE]
   --shutdown-timeout-ms <n>  bound of a graceful stop, default 10000  [BILLING_SIM_SHUTDOWN_TIMEOUT_MS]
   --rate-limits <v>       API v2 rate limits: on (documented, default), off, or
@@ -174,6 +177,13 @@ export async function main(
     io.err(`--project ids are 1-20 characters, got "${bad}"`);
     return { code: 2 };
   }
+  // serve: the webhook flags are a shortcut for one webhook integration of the default project
+  // (what API v2's POST /integrations/webhooks creates); the retry schedule stays delivery-wide.
+  const integration = url === undefined ? null : createIntegrationBodySchema.safeParse({ name: 'tenure-billing-sim --webhook-url', url, authorization_header: auth ?? null });
+  if (integration !== null && !integration.success) {
+    io.err(`--webhook-url / BILLING_SIM_WEBHOOK_URL must be an http or https URL, got "${url}"`);
+    return { code: 2 };
+  }
   const seed = values.seed ?? env['BILLING_SIM_SEED'];
   const running = await startBillingSim({
     rateLimits,
@@ -181,12 +191,14 @@ export async function main(
     port,
     host: values.host ?? env['BILLING_SIM_HOST'] ?? '127.0.0.1',
     now,
-    webhook,
+    webhook: schedule === undefined ? {} : { retry_schedule: schedule as 'real' | 'fast' },
+    ...(integration === null ? {} : { integrations: [integration.data] }),
     apiKey: env['BILLING_SIM_API_KEY'] ?? null,
     log: io.err,
     shutdownTimeoutMs,
     ...(seed === undefined ? {} : { seed }),
   });
-  io.out(`tenure-billing-sim listening on ${running.url} (seed ${running.sim.seed}; webhooks → ${running.sim.webhookConfig().url ?? 'none'})`);
+  const hooks = webhookIntegrationsOf(running.sim.world(), null).map((i) => `${i.url} (integration ${i.id})`);
+  io.out(`tenure-billing-sim listening on ${running.url} (seed ${running.sim.seed}; webhooks → ${hooks.join(', ') || 'none'})`);
   return { code: 0, running };
 }

@@ -55,7 +55,8 @@ describe('tenure-billing-sim CLI', () => {
     expect(code).toBe(0);
     try {
       expect(running?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(running?.sim.webhookConfig().authorization).toBe('Bearer x');
+      // BILLING_SIM_WEBHOOK_AUTH alone (no URL) creates no integration and sends nothing.
+      expect(running?.sim.webhookConfig().url).toBeNull();
       const health = await fetch(`${running?.url}/health`);
       expect(await health.json()).toEqual({ status: 'ok', service: 'tenure-billing-sim' });
       expect(t.err.join('\n')).toMatch(/BILLING_SIM_API_KEY is not set/);

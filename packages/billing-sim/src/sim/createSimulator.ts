@@ -26,6 +26,8 @@ import { lookupKey } from './idempotency.js';
 import { toProduct, type Product, type ProductInput } from './products.js';
 import { createWorld, type EventSettings, type IdempotencyRecord, type World } from './state.js';
 import { transition } from './transition.js';
+import type { IntegrationInput } from './integrations.js';
+import { projectExists } from './projects.js';
 import type { WebhookBody } from './webhookEvents.js';
 
 export interface BillingSimulatorOptions {
@@ -45,6 +47,11 @@ export interface BillingSimulatorOptions {
   default_project_id?: string;
   /** More projects that exist from the start (and again after a reset), ids of 1–20 characters. */
   projects?: string[];
+  /**
+   * Webhook integrations that exist from the start (and again after a reset), in the default project
+   * unless `project_id` names another: what the CLI's `--webhook-url` / `--webhook-auth` create.
+   */
+  integrations?: (IntegrationInput & { project_id?: string })[];
   country_code?: string;
   /** Products to put in the catalog at start (and back after a reset). */
   products?: ProductInput[];
@@ -142,13 +149,21 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
   );
   const start = options.now ?? DEFAULT_START;
   const products = initialProducts(options.products ?? []);
-  /** A new world with the configured projects in it. */
+  /** A new world with the configured projects and webhook integrations in it. */
   const freshWorld = (at: number): World => {
     let w = createWorld(settings, seed, at, products);
     for (const id of new Set(options.projects ?? [])) {
       if (id === settings.default_project_id) continue;
       const out = transition(w, { type: 'create_project', project_id: id }, at);
       if (!out.ok) throw new Error(`project ${id}: ${out.error.message}`);
+      w = out.world;
+    }
+    for (const { project_id, ...input } of options.integrations ?? []) {
+      const projectId = project_id ?? settings.default_project_id;
+      const made = projectExists(w, projectId) ? null : transition(w, { type: 'create_project', project_id: projectId }, at);
+      if (made !== null && made.ok) w = made.world;
+      const out = transition(w, { type: 'create_integration', project_id: projectId, input }, at);
+      if (!out.ok) throw new Error(`integration ${input.url}: ${out.error.message}`);
       w = out.world;
     }
     return w;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { startReceiver } from '../helpers.js';
+import { webhookIntegrationsOf } from '../../src/sim/integrations.js';
 import { main } from '../../src/cliMain.js';
 
 const io = () => {
@@ -33,6 +35,33 @@ describe('tenure-billing-sim CLI: projects and rate limits', () => {
     } finally {
       await running?.stop();
     }
+  });
+
+  it('--webhook-url and --webhook-auth create one webhook integration of the default project, which gets the webhooks (and survives a reset)', async () => {
+    const receiver = await startReceiver();
+    const { running } = await main(['--port', '0', '--webhook-url', receiver.url, '--webhook-auth', 'Bearer cli', '--retry-schedule', 'fast'], {}, io().io);
+    try {
+      const sim = running!.sim;
+      expect(webhookIntegrationsOf(sim.world(), 'proj_sim')).toMatchObject([{ url: receiver.url, authorization_header: 'Bearer cli', environment: null, event_types: null }]);
+      expect(sim.webhookConfig().url).toBeNull();
+      const post = (path: string, body?: unknown) =>
+        fetch(`${running!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      await post('/sim/reset');
+      expect(webhookIntegrationsOf(sim.world(), 'proj_sim')).toHaveLength(1);
+      await post('/sim/products', { id: 'pack', type: 'consumable' });
+      await post('/sim/purchases', { customer_id: 'u1', product_id: 'pack' });
+      await sim.outbox.idle();
+      expect(receiver.received.map((r) => [r.headers['authorization'], (r.body as { event: { type: string } }).event.type])).toEqual([['Bearer cli', 'NON_RENEWING_PURCHASE']]);
+    } finally {
+      await running?.stop();
+      await receiver.close();
+    }
+  });
+
+  it('refuses a --webhook-url that is not http(s) with exit code 2', async () => {
+    const t = io();
+    expect((await main(['--port', '0', '--webhook-url', 'ftp://x.test'], {}, t.io)).code).toBe(2);
+    expect(t.err.join('\n')).toMatch(/http or https URL/);
   });
 
   it.each([['--rate-limits', 'sometimes'], ['--rate-limits', '0'], ['--project', 'x'.repeat(21)]])('refuses %s %s with exit code 2', async (flag, value) => {
