@@ -123,6 +123,25 @@ function liveJobs(world: World, limit: number): LiveJob[] {
   return jobs.sort(compareJobs);
 }
 
+/**
+ * After a job ran, queues what it changed (due by `limit`): its subscription's next job, and the
+ * customer's credit expiry when it moved. A job touches only its own subscription and the ledger, so
+ * every other queued job of the customer is still right; queueing them again (as deriving all the
+ * customer's jobs would) filled the heap with 100 k duplicates in a month of renewals due together.
+ */
+function requeueAfter(customer: CustomerState, job: LiveJob, expiryBefore: number | null, limit: number, out: { push(job: LiveJob): unknown }): void {
+  const expiry = creditExpiryOf(customer);
+  if (expiry !== null && expiry <= limit && (job.subscription_id === null || expiry !== expiryBefore)) {
+    out.push(liveJob(customer, 0, expiry, 'credit_expiry', null));
+  }
+  if (job.subscription_id === null) return;
+  const sub = customer.subscriptions[job.localSeq - 1];
+  const kind = sub === undefined ? null : subscriptionJobKind(sub);
+  if (sub === undefined || kind === null) return;
+  const at = subscriptionJobAt(sub, kind);
+  if (at <= limit) out.push(liveJob(customer, job.localSeq, at, kind, sub.id));
+}
+
 /** A queued job is still live when its customer's state still derives the same job. */
 function isStillLive(job: LiveJob, customer: CustomerState): boolean {
   if (job.subscription_id === null) return creditExpiryOf(customer) === job.at;
@@ -186,9 +205,9 @@ const MAX_JOBS_PER_ADVANCE = 10_000_000;
  * in time.
  *
  * The jobs due by the target are derived from the state once and sorted; jobs derived later go into
- * a min-heap beside them (`createSortedRunQueue`). A job only touches its own customer,
- * and running a job always moves that job on (the period ends later, the lot is gone, the
- * subscription expired), so after each job only its customer's jobs are derived again and pushed;
+ * a min-heap beside them (`createSortedRunQueue`). A job only touches its own subscription and its
+ * customer's ledger, and running a job always moves that job on (the period ends later, the lot is
+ * gone, the subscription expired), so after each job only what it changed is derived again and pushed;
  * a popped job that its customer's state no longer derives is stale and skipped. O(n log n) per
  * advance instead of a full re-derivation per job.
  */
@@ -210,9 +229,10 @@ export function advanceTo(ctx: SimContext, target: number): Result<{ now: number
     const customer = customerOf(ctx, next.project_id, next.customer_id, false);
     if (customer === undefined || !isStillLive(next, customer)) continue;
     ctx.now = Math.max(ctx.now, next.at);
+    const expiryBefore = creditExpiryOf(customer);
     runJob(ctx, next, customer);
     ran.push({ at: next.at, kind: next.kind, project_id: next.project_id, customer_id: next.customer_id, subscription_id: next.subscription_id });
-    customerJobs(customer, target, heap);
+    requeueAfter(customer, next, expiryBefore, target, heap);
   }
   return fail('unprocessable_entity_error', `More than ${MAX_JOBS_PER_ADVANCE} jobs in one advance; advance in smaller steps`, 'to');
 }
