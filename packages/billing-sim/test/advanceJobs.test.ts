@@ -8,11 +8,12 @@ import { createWorld, customerIn, transition, type SimCommand, type World } from
 const WEEK = 7 * 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
 const settings = { app_id: 'a', store: 'TEST_STORE', environment: 'SANDBOX' as const, default_project_id: 'p', country_code: 'US' };
-const weekly = toProduct({ id: 'weekly', type: 'subscription', period: 'P1W' });
-if (!weekly.ok) throw new Error(weekly.message);
+const parsed = toProduct({ id: 'weekly', type: 'subscription', period: 'P1W' });
+if (!parsed.ok) throw new Error(parsed.message);
+const weekly = parsed.product;
 
 function setup(): World {
-  let world = createWorld(settings, 'jobs', T0, [weekly.product]);
+  let world = createWorld(settings, 'jobs', T0, [weekly]);
   const run = (command: SimCommand) => {
     const out = transition(world, command, world.now);
     if (!out.ok) throw new Error(out.error.message);
