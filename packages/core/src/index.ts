@@ -180,4 +180,5 @@ export type { SubscriberStore, ApplyOutcome, StoreContext, AtRiskEntry, StoredRe
 export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
 export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger } from './store/dispatchLog.js';
 export { EXPORT_API_VERSION, toExportLine, parseExportLine } from './store/exportLine.js';
+export { EXPORT_V5_COLUMNS, type ExportColumn } from './events/dataExportColumns.js';
 export type { ParsedExportLine, ExportLineValue } from './store/exportLine.js';
