@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { SUBSCRIBER_STATES, compareAtRisk, compareRevenue, type SubscriberState } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
-import { AtRiskIndex, type IndexedRow, type IndexRange, type RevenueRange } from './atRiskIndex.js';
+import { AtRiskIndex, type IndexedRow, type IndexRange } from './atRiskIndex.js';
+import type { RevenueRange } from './revenueCells.js';
 import { codePointKey } from './codePointKey.js';
 
 const ids = ['a', 'b', 'B', 'é', '\uFFFD', '\u{1F600}', 'a\uE000', 'a\u{10000}', 'zz', '日本'];

@@ -1,16 +1,14 @@
 /**
  * The memory store's at-risk indexes over its rows: one ordered list per state by (score
  * descending, customer id in code point order), so a page is a seek plus `limit` steps (a page over
- * every state merges the lists' heads); one list per (state, score) cell by (monthly value
- * descending, customer id), with the cell's value sum, so a revenue page merges the heads of the
- * cells in range and a total sums at most 101 cells per state, whatever the number of rows; and a
- * heap of rows by
+ * every state merges the lists' heads); the revenue cells (`revenueCells.ts`); and a heap of rows by
  * `rescore_at` for the rows that come due. A row's key fields are only changed through `update`,
  * which moves the row in exactly the indexes whose key changed.
  */
-import { SUBSCRIBER_STATES, type AtRiskPosition, type AtRiskTotal, type RevenuePosition, type SubscriberState } from '@tenure/core';
+import { SUBSCRIBER_STATES, type AtRiskPosition, type AtRiskTotal, type SubscriberState } from '@tenure/core';
 import { codePointKey, compareKeys } from './codePointKey.js';
 import { DueHeap } from './dueHeap.js';
+import { RevenueCells, type CellRange, type RevenueRange } from './revenueCells.js';
 import { SortedChunkList } from './sortedChunkList.js';
 
 /** The keys a row is indexed by. */
@@ -43,27 +41,14 @@ export interface IndexRange {
 }
 
 /** Like `IndexRange`, for the revenue order. */
-export interface RevenueRange {
-  minScore: number;
-  maxScore: number | null;
-  state?: SubscriberState | undefined;
-  after?: RevenuePosition | undefined;
-}
 
 const byRisk = (a: IndexedRow, b: IndexedRow): number => b.score - a.score || compareKeys(a.key, b.key);
-const byValue = (a: IndexedRow, b: IndexedRow): number => b.valueCents - a.valueCents || compareKeys(a.key, b.key);
-
-/** The rows of one (state, score) in revenue order, and their summed value in cents. */
-interface Cell<R> {
-  rows: SortedChunkList<R>;
-  cents: number;
-}
 
 /** The at-risk and due indexes of one store. */
 export class AtRiskIndex<R extends IndexedRow> {
   private byState = AtRiskIndex.emptyLists<R>(byRisk);
-  /** state → score → the rows there in revenue order, and their value sum. */
-  private cells = AtRiskIndex.emptyCells<R>();
+  /** The (state, score) cells in revenue order, with their value sums. */
+  private cells = new RevenueCells<R>();
   private due = new DueHeap<R>();
   private rows = 0;
   /** Rows with a non-null `rescoreAt` (the heap's live nodes). */
@@ -77,7 +62,7 @@ export class AtRiskIndex<R extends IndexedRow> {
   /** Indexes a row not indexed yet. */
   add(row: R): void {
     this.byState[row.state].insert(row);
-    this.enterCell(row);
+    this.cells.enter(row);
     this.rows++;
     if (row.rescoreAt !== null) {
       this.queued++;
@@ -89,13 +74,13 @@ export class AtRiskIndex<R extends IndexedRow> {
   update(row: R, keys: RowKeys): void {
     if (keys.score !== row.score || keys.state !== row.state || keys.valueCents !== row.valueCents) {
       const movesRisk = keys.score !== row.score || keys.state !== row.state;
-      this.leaveCell(row);
+      this.cells.leave(row);
       if (movesRisk) this.byState[row.state].delete(row);
       row.score = keys.score;
       row.state = keys.state;
       row.valueCents = keys.valueCents;
       if (movesRisk) this.byState[row.state].insert(row);
-      this.enterCell(row);
+      this.cells.enter(row);
     }
     if (keys.rescoreAt !== row.rescoreAt) {
       // The old heap node goes stale by itself: its time no longer matches the row's.
@@ -109,29 +94,13 @@ export class AtRiskIndex<R extends IndexedRow> {
   /** Replaces every index with the given rows (after re-materializing them all), in O(n log n). */
   rebuild(rows: readonly R[]): void {
     this.byState = AtRiskIndex.emptyLists<R>(byRisk);
-    this.cells = AtRiskIndex.emptyCells<R>();
     for (const state of SUBSCRIBER_STATES) {
       this.byState[state] = SortedChunkList.fromSorted(
         rows.filter((r) => r.state === state).sort(byRisk),
         byRisk,
       );
     }
-    const byCell = new Map<SubscriberState, Map<number, R[]>>();
-    for (const row of rows) {
-      const scores = byCell.get(row.state) ?? new Map<number, R[]>();
-      byCell.set(row.state, scores);
-      const list = scores.get(row.score) ?? [];
-      scores.set(row.score, list);
-      list.push(row);
-    }
-    for (const [state, scores] of byCell) {
-      for (const [score, list] of scores) {
-        this.cells[state].set(score, {
-          rows: SortedChunkList.fromSorted(list.sort(byValue), byValue),
-          cents: list.reduce((sum, r) => sum + r.valueCents, 0),
-        });
-      }
-    }
+    this.cells.rebuild(rows);
     this.rows = rows.length;
     this.queued = rows.filter((r) => r.rescoreAt !== null).length;
     this.due.reset(rows);
@@ -167,78 +136,14 @@ export class AtRiskIndex<R extends IndexedRow> {
     }
   }
 
-  /**
-   * Given a range and a limit, returns the first `limit` rows of the range in revenue order and
-   * whether more follow: a seek in each (state, score) cell in the range (at most 101 per state),
-   * then one step per row, merging the cells' heads.
-   */
+  /** Given a range and a limit, the first `limit` rows of the range in revenue order, and whether more follow. */
   revenuePage(range: RevenueRange, limit: number): { rows: R[]; more: boolean } {
-    const { after } = range;
-    const afterKey = after === undefined ? '' : codePointKey(after.customer_id);
-    const afterCents = after === undefined ? 0 : Math.round(after.monthly_value_usd * 100);
-    const startsAt = (r: R) =>
-      after === undefined || r.valueCents < afterCents || (r.valueCents === afterCents && r.key > afterKey);
-    const cursors = this.cellsIn(range).map((cell) => cell.rows.from(startsAt));
-    const heads = cursors.map((c) => c.next().value);
-    const rows: R[] = [];
-    for (;;) {
-      let best = -1;
-      for (let i = 0; i < heads.length; i++) {
-        const head = heads[i];
-        if (head !== undefined && (best === -1 || byValue(head, heads[best]!) < 0)) best = i;
-      }
-      if (best === -1) return { rows, more: false };
-      if (rows.length === limit) return { rows, more: true };
-      rows.push(heads[best]!);
-      heads[best] = cursors[best]!.next().value;
-    }
+    return this.cells.page(range, limit);
   }
 
-  /**
-   * Given a score range and an optional state, returns how many rows are in it and their summed
-   * monthly value, from the cells: at most 101 per state, whatever the number of rows.
-   */
-  total(range: { minScore: number; maxScore: number | null; state?: SubscriberState | undefined }): AtRiskTotal {
-    let subscribers = 0;
-    let cents = 0;
-    for (const cell of this.cellsIn(range)) {
-      subscribers += cell.rows.size;
-      cents += cell.cents;
-    }
-    return { subscribers, monthly_value_usd: cents / 100 };
-  }
-
-  /** The non-empty cells of a score range and an optional state. */
-  private cellsIn(range: { minScore: number; maxScore: number | null; state?: SubscriberState | undefined }): Cell<R>[] {
-    const out: Cell<R>[] = [];
-    for (const state of range.state === undefined ? SUBSCRIBER_STATES : [range.state]) {
-      for (const [score, cell] of this.cells[state]) {
-        if (score >= range.minScore && (range.maxScore === null || score < range.maxScore)) out.push(cell);
-      }
-    }
-    return out;
-  }
-
-  /** Puts a row in the cell of its (state, score). */
-  private enterCell(row: R): void {
-    const scores = this.cells[row.state];
-    let cell = scores.get(row.score);
-    if (cell === undefined) {
-      cell = { rows: new SortedChunkList<R>(byValue), cents: 0 };
-      scores.set(row.score, cell);
-    }
-    cell.rows.insert(row);
-    cell.cents += row.valueCents;
-  }
-
-  /** Takes a row out of the cell of its (state, score); an emptied cell is dropped. */
-  private leaveCell(row: R): void {
-    const scores = this.cells[row.state];
-    const cell = scores.get(row.score);
-    if (cell === undefined) return;
-    cell.rows.delete(row);
-    cell.cents -= row.valueCents;
-    if (cell.rows.size === 0) scores.delete(row.score);
+  /** Given a score range and an optional state, how many rows are in it and their summed monthly value. */
+  total(range: CellRange): AtRiskTotal {
+    return this.cells.total(range);
   }
 
   /**
@@ -256,7 +161,4 @@ export class AtRiskIndex<R extends IndexedRow> {
     return Object.fromEntries(SUBSCRIBER_STATES.map((s) => [s, new SortedChunkList<R>(compare)])) as Record<SubscriberState, SortedChunkList<R>>;
   }
 
-  private static emptyCells<R extends IndexedRow>(): Record<SubscriberState, Map<number, Cell<R>>> {
-    return Object.fromEntries(SUBSCRIBER_STATES.map((s) => [s, new Map<number, Cell<R>>()])) as Record<SubscriberState, Map<number, Cell<R>>>;
-  }
 }
