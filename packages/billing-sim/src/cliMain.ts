@@ -98,17 +98,9 @@ export async function main(
   };
   const [command = 'serve', file] = positionals;
   if (command === 'export') {
-    if (file === undefined) {
-      io.err('export needs a scenario file\n\n' + HELP);
-      return { code: 2 };
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (err) {
-      io.err(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
-      return { code: 2 };
-    }
+    const scenario = readScenarioFile(file, 'export', io);
+    if (!scenario.ok) return { code: 2 };
+    const json = scenario.json;
     const out = values.out;
     try {
       const done = await runExportCommand({ scenario: json, out, gzip: values.gzip === true || (out?.endsWith('.gz') ?? false), stdout: process.stdout });
@@ -120,17 +112,9 @@ export async function main(
     }
   }
   if (command === 'run') {
-    if (file === undefined) {
-      io.err('run needs a scenario file\n\n' + HELP);
-      return { code: 2 };
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (err) {
-      io.err(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
-      return { code: 2 };
-    }
+    const scenario = readScenarioFile(file, 'run', io);
+    if (!scenario.ok) return { code: 2 };
+    const json = scenario.json;
     let run;
     try {
       run = runScenario(json, { webhook: { retry_schedule: 'fast', ...webhook } });
@@ -201,4 +185,18 @@ export async function main(
   const hooks = webhookIntegrationsOf(running.sim.world(), null).map((i) => `${i.url} (integration ${i.id})`);
   io.out(`tenure-billing-sim listening on ${running.url} (seed ${running.sim.seed}; webhooks → ${hooks.join(', ') || 'none'})`);
   return { code: 0, running };
+}
+
+/** Reads and parses a command's scenario file, or says in one line why it cannot (the caller exits 2). */
+function readScenarioFile(file: string | undefined, command: string, io: CliIo): { ok: true; json: unknown } | { ok: false } {
+  if (file === undefined) {
+    io.err(`${command} needs a scenario file\n\n` + HELP);
+    return { ok: false };
+  }
+  try {
+    return { ok: true, json: JSON.parse(readFileSync(file, 'utf8')) as unknown };
+  } catch (err) {
+    io.err(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    return { ok: false };
+  }
 }
