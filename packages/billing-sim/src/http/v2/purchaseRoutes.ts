@@ -6,6 +6,7 @@ import { pmapGet } from '../../sim/persistentMap.js';
 import { customerIn } from '../../sim/queries.js';
 import { errorResponse, paginate, respond, type RouteInput } from '../httpTypes.js';
 import type { Route } from '../route.js';
+import { customerListing } from './customerListing.js';
 import { checkIds, param } from './ids.js';
 
 const PROJECT = '/v2/projects/:project_id';
@@ -39,14 +40,9 @@ export const purchaseRoutes: Route[] = [
     method: 'GET', pattern: `${PROJECT}/customers/:customer_id/purchases`, domain: 'customer_information',
     summary: "List a customer's one-time purchases (query environment: sandbox or production)",
     handler(sim, input) {
-      const bad = checkIds(sim, input);
-      if (bad !== null) return bad;
-      const env = input.query['environment'];
-      if (env !== undefined && env !== 'sandbox' && env !== 'production') return errorResponse(fail('parameter_error', 'environment must be sandbox or production', 'environment').error);
-      const projectId = param(input, 'project_id');
-      const world = sim.world();
-      const customer = customerIn(world, projectId, param(input, 'customer_id'));
-      if (customer === undefined) return errorResponse(fail('resource_missing', `Customer ${param(input, 'customer_id')} not found`, 'customer_id').error);
+      const listing = customerListing(sim, input);
+      if (!listing.ok) return listing.response;
+      const { world, projectId, customer, env } = listing;
       const base = `/v2/projects/${encodeURIComponent(projectId)}`;
       const items = customer.purchases.map((p) => toPurchaseResource(p, customer, sim.settings, world.products, base)).filter((p) => env === undefined || p.environment === env);
       return respond(paginate(items, (p) => p.id, input.query, input.path, ['environment']));

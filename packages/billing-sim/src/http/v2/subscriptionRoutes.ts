@@ -5,10 +5,11 @@ import { entitlementsForProduct } from '../../sim/entitlements.js';
 import { subscriptionTransactions } from '../../api/transactionResource.js';
 import { fail, ok, type Result } from '../../sim/apiError.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
-import { customerIn, customersOf, subscriptionIn } from '../../sim/queries.js';
+import { customersOf, subscriptionIn } from '../../sim/queries.js';
 import type { CustomerState, SubscriptionState } from '../../sim/state.js';
 import { errorResponse, json, paginate, respond, type RouteInput, type SimResponse } from '../httpTypes.js';
 import type { Route } from '../route.js';
+import { customerListing } from './customerListing.js';
 import { checkIds, param } from './ids.js';
 
 const PROJECT = '/v2/projects/:project_id';
@@ -65,13 +66,9 @@ export const subscriptionRoutes: Route[] = [
     method: 'GET', pattern: `${PROJECT}/customers/:customer_id/subscriptions`, domain: 'customer_information',
     summary: "List a customer's subscriptions (query environment: sandbox or production)",
     handler(sim, input) {
-      const bad = checkIds(sim, input);
-      if (bad !== null) return bad;
-      const env = input.query['environment'];
-      if (env !== undefined && env !== 'sandbox' && env !== 'production') return errorResponse(fail('parameter_error', 'environment must be sandbox or production', 'environment').error);
-      const projectId = param(input, 'project_id');
-      const customer = customerIn(sim.world(), projectId, param(input, 'customer_id'));
-      if (customer === undefined) return errorResponse(fail('resource_missing', `Customer ${param(input, 'customer_id')} not found`, 'customer_id').error);
+      const listing = customerListing(sim, input);
+      if (!listing.ok) return listing.response;
+      const { projectId, customer, env } = listing;
       const items = customer.subscriptions.map((s) => resourceOf(sim, projectId, customer, s)).filter((s) => env === undefined || s.environment === env);
       return respond(paginate(items, (s) => s.id, input.query, input.path, ['environment']));
     },
