@@ -55,11 +55,14 @@ export type { ParsedWebhook, ParsedEvent } from './events/parseWebhook.js';
 // --- Subscriber state ---
 export { SUBSCRIBER_STATES } from './subscriber/subscriber.js';
 export type { Subscriber, SubscriberState, EventKey } from './subscriber/subscriber.js';
-export { EVENT_PRECEDENCE, isLaterKey } from './subscriber/eventKey.js';
+export { EVENT_PRECEDENCE, isLaterKey, occurrenceKeyOf, transactionOccurrenceOf } from './subscriber/eventKey.js';
 export { applyEvent, ACTIVITY_EVENT_TYPES, MAX_ALIASES } from './subscriber/applyEvent.js';
-export { foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
+export { distinctOccurrences, foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
 export { transferHistory } from './subscriber/transferHistory.js';
 export { recordActivity } from './subscriber/recordActivity.js';
+export { ACCESS_RANK, MAX_SUBSCRIPTIONS, accessStandingOf, comparePrimary } from './subscriber/primarySubscription.js';
+export type { AccessStanding } from './subscriber/primarySubscription.js';
+export type { SubscriptionRecord } from './subscriber/subscription.js';
 
 // --- Revenue at risk ---
 export { MAX_PRICE_USD, revenueOf } from './revenue/subscriptionRevenue.js';
@@ -95,7 +98,7 @@ export { AUTO_DISPATCH_BY_URGENCY, shouldAutoDispatch } from './dispatch/shouldA
 export { toAlert } from './dispatch/toAlert.js';
 export { RISK_COLORS, RISK_COLOR_BY_BAND, RISK_COLOR_HEX, RISK_COLOR_EMOJI, colorForBand, riskColor } from './dispatch/riskColor.js';
 export type { RiskColor } from './dispatch/riskColor.js';
-export { ACTION_LABELS, SIGNAL_LABELS } from './dispatch/alertText.js';
+export { ACTION_LABELS, SIGNAL_LABELS, STORE_LABELS, storeLabel, formatMonthlyUsd } from './dispatch/alertText.js';
 export { buildChatMessage } from './dispatch/buildChatMessage.js';
 export type { ChatMessage, ChatAttachment, AlertMessageOptions } from './dispatch/buildChatMessage.js';
 export { buildEmail } from './dispatch/buildEmail.js';
@@ -176,7 +179,7 @@ export type {
 export { materializeAtRisk, configFingerprint } from './atRisk/materializeAtRisk.js';
 
 // --- Store ports ---
-export type { SubscriberStore, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, ProgressListener } from './store/subscriberStore.js';
+export type { SubscriberStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, ProgressListener } from './store/subscriberStore.js';
 export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
 export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger } from './store/dispatchLog.js';
 export { EXPORT_API_VERSION, toExportLine, parseExportLine } from './store/exportLine.js';

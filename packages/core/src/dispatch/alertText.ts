@@ -1,6 +1,8 @@
-/** Labels and escaping shared by the chat and email renderings of an alert. */
+/** Labels, money formatting and escaping shared by the chat and email renderings of an alert. */
+import type { STORES } from '../events/webhookSchema.js';
 import type { Action } from '../recommend/recommendation.js';
 import type { RiskBreakdown } from '../risk/risk.js';
+import type { Alert } from './delivery.js';
 
 /**
  * A human label for each action, as shown in alert titles.
@@ -41,6 +43,67 @@ export const SIGNAL_LABELS = {
 
 /** The breakdown's signal keys, in display order. */
 export const SIGNALS = Object.keys(SIGNAL_LABELS) as (keyof RiskBreakdown)[];
+
+/**
+ * A human label for each store RevenueCat documents (`store` of its events), as alerts show it.
+ *
+ * @example
+ * STORE_LABELS.APP_STORE; // 'App Store'
+ */
+export const STORE_LABELS = {
+  AMAZON: 'Amazon Appstore',
+  APP_STORE: 'App Store',
+  MAC_APP_STORE: 'Mac App Store',
+  PADDLE: 'Paddle',
+  PLAY_STORE: 'Google Play',
+  PROMOTIONAL: 'Promotional',
+  RC_BILLING: 'Web Billing',
+  ROKU: 'Roku',
+  STRIPE: 'Stripe',
+  TEST_STORE: 'Test Store',
+} as const satisfies Record<(typeof STORES)[number], string>;
+
+/**
+ * Given a store code as RevenueCat sends it, returns its label (`STORE_LABELS`), or the code itself
+ * for a store tenure does not know yet (kept as sent, like every open string field). Pure.
+ *
+ * @example
+ * storeLabel('PLAY_STORE'); // 'Google Play'
+ * storeLabel('NEW_STORE'); // 'NEW_STORE'
+ */
+export function storeLabel(store: string): string {
+  return Object.hasOwn(STORE_LABELS, store) ? STORE_LABELS[store as keyof typeof STORE_LABELS] : store;
+}
+
+/**
+ * Given a monthly value in USD, returns it as alerts show it: dollars with thousands separators,
+ * whole cents, per month (no locale: the same text on every machine). Pure.
+ *
+ * @example
+ * formatMonthlyUsd(9.99); // '$9.99/mo'
+ * formatMonthlyUsd(1234.5); // '$1,234.50/mo'
+ */
+export function formatMonthlyUsd(value: number): string {
+  const cents = Math.round(value * 100);
+  const dollars = Math.floor(cents / 100).toString().replace(/\B(?=(\d{3})+$)/g, ',');
+  return `$${dollars}.${String(cents % 100).padStart(2, '0')}/mo`;
+}
+
+/**
+ * Given an alert, returns its money lines as [label, value] pairs, each only when known: the revenue
+ * at risk (`formatMonthlyUsd`) and the store (`storeLabel`). Values are not escaped. Pure.
+ *
+ * @example
+ * revenueFacts(alert); // [['Revenue at risk', '$9.99/mo'], ['Store', 'App Store']]
+ */
+export function revenueFacts(alert: Pick<Alert, 'monthly_value_usd' | 'store'>): [string, string][] {
+  const facts: [string, string][] = [];
+  const value = alert.monthly_value_usd ?? null;
+  if (value !== null && Number.isFinite(value)) facts.push(['Revenue at risk', formatMonthlyUsd(value)]);
+  const store = alert.store ?? null;
+  if (store !== null && store !== '') facts.push(['Store', storeLabel(store)]);
+  return facts;
+}
 
 /** The sender name when no `service_name` is given. */
 export const DEFAULT_SERVICE_NAME = 'tenure';

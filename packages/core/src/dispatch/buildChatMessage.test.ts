@@ -53,6 +53,26 @@ describe('buildChatMessage', () => {
     expect(allText(message)).toContain(`${emoji} ${score}`);
   });
 
+  it('shows the revenue at risk and the store as section fields, and in the fallback text', () => {
+    const message = buildChatMessage(alertWith({ monthly_value_usd: 9.99, store: 'APP_STORE' }));
+    const fields = message.blocks.flatMap((b) => (b.type === 'section' ? (b.fields ?? []) : [])).map((f) => f.text);
+    expect(fields).toContain('*Revenue at risk*\n$9.99/mo');
+    expect(fields).toContain('*Store*\nApp Store');
+    expect(message.text).toContain('user_42 ($9.99/mo, App Store): billing_failure_alert');
+  });
+
+  it('omits the revenue at risk and the store when unknown', () => {
+    const message = buildChatMessage(alertWith({ monthly_value_usd: null, store: null }));
+    expect(allText(message)).not.toContain('Revenue at risk');
+    expect(allText(message)).not.toContain('/mo');
+    expect(allText(message)).not.toContain('*Store*');
+    expect(message.text).toContain('user_42: billing_failure_alert');
+  });
+
+  it('escapes a store it does not know, shown as sent', () => {
+    expect(allText(buildChatMessage(alertWith({ store: '<!channel>' })))).toContain('*Store*\n&lt;!channel&gt;');
+  });
+
   it('has a text fallback naming the customer, score, band, action and urgency', () => {
     const { text } = buildChatMessage(alertWith());
     expect(text).toContain('user_42');

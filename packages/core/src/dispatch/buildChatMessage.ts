@@ -1,6 +1,6 @@
 /** The chat rendering of an alert: a Slack incoming-webhook payload in Block Kit. */
 import type { ChatBlock } from './blockKit.js';
-import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, escapeMrkdwn, signed } from './alertText.js';
+import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, escapeMrkdwn, revenueFacts, signed } from './alertText.js';
 import type { Alert } from './delivery.js';
 import { RISK_COLOR_EMOJI, RISK_COLOR_HEX, colorForBand } from './riskColor.js';
 
@@ -33,7 +33,8 @@ function slackUrl(url: string): string {
 
 /**
  * Given an alert and options, returns a Slack incoming-webhook message for the app's team: a fallback
- * `text`, top-level blocks naming the subscriber, score, band, action and urgency, and one attachment
+ * `text`, top-level blocks naming the subscriber, score, band, action and urgency (and the revenue at
+ * risk, "$9.99/mo", and the store when known: at most 8 section fields, under Slack's 10), and one attachment
  * whose colour bar (and the emoji beside the score) marks the risk by the colour of its band (`colorForBand`, so the
  * configured bands decide it), holding the
  * reason and every signal of the breakdown. User-provided strings are mrkdwn-escaped. Pure.
@@ -51,9 +52,11 @@ export function buildChatMessage(alert: Alert, options: AlertMessageOptions = {}
   const product = alert.product_id === null ? '_none_' : `\`${escapeMrkdwn(alert.product_id)}\``;
   const action = ACTION_LABELS[recommendation.action];
   const reason = escapeMrkdwn(recommendation.reason);
+  const money = revenueFacts(alert).map(([label, value]) => [label, escapeMrkdwn(value)] as const);
+  const moneyNote = money.length === 0 ? '' : ` (${money.map(([, value]) => value).join(', ')})`;
 
   const text =
-    `${emoji} ${risk.band} risk (score ${risk.score}) for ${customer}: ` +
+    `${emoji} ${risk.band} risk (score ${risk.score}) for ${customer}${moneyNote}: ` +
     `${recommendation.action} (${recommendation.urgency}). ${reason}`;
 
   const blocks: ChatBlock[] = [
@@ -71,6 +74,7 @@ export function buildChatMessage(alert: Alert, options: AlertMessageOptions = {}
         { type: 'mrkdwn', text: `*Urgency*\n${recommendation.urgency}` },
         { type: 'mrkdwn', text: `*Product*\n${product}` },
         { type: 'mrkdwn', text: `*Priority*\n${recommendation.priority}` },
+        ...money.map(([label, value]) => ({ type: 'mrkdwn' as const, text: `*${label}*\n${value}` })),
       ],
     },
   ];

@@ -24,6 +24,29 @@ describe('buildEmail', () => {
     expect(buildEmail(alertWith()).subject).toBe('[tenure] high risk (62): Loyalty discount for user_42');
   });
 
+  it('ends the subject with the revenue at risk when it is known', () => {
+    expect(buildEmail(alertWith({ monthly_value_usd: 8.33, store: 'APP_STORE' })).subject).toBe('[tenure] high risk (62): Loyalty discount for user_42, $8.33/mo');
+    expect(buildEmail(alertWith({ monthly_value_usd: null, store: null })).subject).toBe('[tenure] high risk (62): Loyalty discount for user_42');
+  });
+
+  it('shows the revenue at risk and the store in text and HTML, and neither line when unknown', () => {
+    const known = buildEmail(alertWith({ monthly_value_usd: 1234.5, store: 'PLAY_STORE' }));
+    expect(known.text).toContain('Revenue at risk: $1,234.50/mo\nStore: Google Play\n');
+    expect(known.html).toContain('<th align="left" style="padding:2px 12px 2px 0">Revenue at risk</th><td>$1,234.50/mo</td>');
+    expect(known.html).toContain('<td>Google Play</td>');
+    const unknown = buildEmail(alertWith({ monthly_value_usd: null, store: null }));
+    for (const body of [unknown.text, unknown.html]) {
+      expect(body).not.toContain('Revenue at risk');
+      expect(body).not.toContain('Store');
+    }
+  });
+
+  it('escapes a store it does not know, shown as sent', () => {
+    const { html, text } = buildEmail(alertWith({ monthly_value_usd: 5, store: '<b>NEW</b>' }));
+    expect(text).toContain('Store: <b>NEW</b>');
+    expect(html).toContain('<td>&lt;b&gt;NEW&lt;/b&gt;</td>');
+  });
+
   it('keeps the subject on one line whatever the customer id', () => {
     const { subject } = buildEmail(alertWith({ customer_id: 'evil\r\nBcc: all@example.com' }));
     expect(subject).not.toMatch(/[\r\n]/);

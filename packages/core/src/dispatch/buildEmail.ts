@@ -1,5 +1,5 @@
 /** The email rendering of an alert, for the app's team. */
-import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, escapeHtml, signed } from './alertText.js';
+import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, escapeHtml, formatMonthlyUsd, revenueFacts, signed } from './alertText.js';
 import type { AlertMessageOptions } from './buildChatMessage.js';
 import type { Alert } from './delivery.js';
 import { RISK_COLOR_HEX, colorForBand } from './riskColor.js';
@@ -18,9 +18,10 @@ function oneLine(text: string): string {
 
 /**
  * Given an alert and options, returns an email for the app's team with the same content as the chat
- * message: subscriber, score, band (and its colour), state, product, action, urgency, reason and every
- * signal of the breakdown, as a one-line subject, plain text and HTML in which every interpolated
- * value is HTML-escaped. Pure.
+ * message: subscriber, score, band (and its colour), state, product, the revenue at risk and the store
+ * (when known; the subject ends with the figure), action, urgency, reason and every signal of the
+ * breakdown, as a one-line subject, plain text and HTML in which every interpolated value is
+ * HTML-escaped. Pure.
  *
  * @example
  * const { subject, text, html } = buildEmail(alert, { link: 'https://admin.example.com/u/42' });
@@ -33,8 +34,10 @@ export function buildEmail(alert: Alert, options: AlertMessageOptions = {}): Ema
   const action = ACTION_LABELS[recommendation.action];
   const product = alert.product_id ?? 'none';
 
+  const value = alert.monthly_value_usd ?? null;
+  const money = value === null || !Number.isFinite(value) ? '' : `, ${formatMonthlyUsd(value)}`;
   const subject = oneLine(
-    `[${service}] ${risk.band} risk (${risk.score}): ${action} for ${alert.customer_id}`,
+    `[${service}] ${risk.band} risk (${risk.score}): ${action} for ${alert.customer_id}${money}`,
   );
 
   const facts: [string, string][] = [
@@ -43,6 +46,7 @@ export function buildEmail(alert: Alert, options: AlertMessageOptions = {}): Ema
     ['Risk band', risk.band],
     ['State', alert.state],
     ['Product', product],
+    ...revenueFacts(alert),
     ['Action', `${action} (${recommendation.action})`],
     ['Urgency', recommendation.urgency],
     ['Priority', String(recommendation.priority)],

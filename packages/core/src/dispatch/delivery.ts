@@ -25,6 +25,14 @@ export interface Alert {
   customer_id: string;
   state: SubscriberState;
   product_id: string | null;
+  /**
+   * The revenue at risk: the current subscription's value per month in USD, whole cents
+   * (`monthlyValueCents` / 100); null when no price is known (nothing charged yet). `toAlert` always
+   * sets it; absent in an alert built by hand, which then shows no figure.
+   */
+  monthly_value_usd?: number | null;
+  /** The current subscription's store as RevenueCat sends it (`APP_STORE`, `PLAY_STORE`, ...); null when unknown. */
+  store?: string | null;
   risk: Risk;
   recommendation: Recommendation;
 }

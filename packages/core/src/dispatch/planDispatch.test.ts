@@ -79,6 +79,8 @@ describe('planDispatch', () => {
       customer_id: 'u9',
       state: 'billing_issue',
       product_id: 'pro_monthly',
+      monthly_value_usd: null,
+      store: null,
       risk: a.risk,
       recommendation: rec('winback', 'immediate', 1),
     });

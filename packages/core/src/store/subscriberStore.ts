@@ -5,7 +5,7 @@
  * suite, so a store package depends on the core alone.
  */
 import type { TenureConfig } from '../config/defaultConfig.js';
-import type { HandledEvent } from '../events/webhookSchema.js';
+import type { HandledEvent, TransferEvent } from '../events/webhookSchema.js';
 import type { AtRiskPage, AtRiskQuery, AtRiskRow, PositionOf } from '../atRisk/atRisk.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import type { DispatchLog } from './dispatchLog.js';
@@ -15,6 +15,15 @@ export type ApplyOutcome =
   | { status: 'applied'; subscriber: Subscriber }
   /** The event id was seen before: nothing changed. */
   | { status: 'duplicate'; subscriber: Subscriber | undefined };
+
+/**
+ * What a TRANSFER did: `applied` with the receiver (`transferOf(event).to[0]`, undefined when there
+ * is none), its subscriber after the move (undefined when no history reached it) and how many
+ * events moved; `duplicate` when a transfer with this id was applied before (nothing changed).
+ */
+export type TransferOutcome =
+  | { status: 'applied'; receiver: string | undefined; moved: number; subscriber: Subscriber | undefined }
+  | { status: 'duplicate' };
 
 /**
  * The instant and the rules a store assesses with. Stores materialize each subscriber's at-risk
@@ -57,6 +66,15 @@ export interface SubscriberStore {
   applyEvent(event: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome>;
   /** Like `applyEvent` for many events in one transaction (import); one status per event, in order. */
   applyEvents(events: readonly HandledEvent[], ctx: StoreContext): Promise<ApplyOutcome['status'][]>;
+  /**
+   * Applies a TRANSFER (docs/rules.md §2, `transferHistory`) atomically: unless its id was applied
+   * before, moves every stored event of each sender (`transferOf(event).from`) to the receiver
+   * `transferOf(event).to[0]` (each re-keyed to the receiving id, so replay and export reproduce the
+   * move), folds the receiver again from the union with the senders' latest reported activity,
+   * deletes the senders' records (a sender is never at risk) and re-materializes the receiver's
+   * at-risk row at `ctx.now`. The transfer's id is kept for deduplication.
+   */
+  applyTransfer(event: TransferEvent, ctx: StoreContext): Promise<TransferOutcome>;
   /** The subscriber, or undefined for an unknown customer. */
   get(customerId: string): Promise<Subscriber | undefined>;
   /** Applies `recordActivity` (kept, so replay and export keep it); undefined for an unknown customer (nothing is created). */
@@ -86,6 +104,27 @@ export interface SubscriberStore {
   replay(ctx: StoreContext, onProgress?: ProgressListener): Promise<number>;
   /** Delivery attempts and cooldown marks, kept by the same backend. */
   readonly dispatchLog: DispatchLog;
+  /** Named progress markers of long operations (backfill), kept durably with the data. */
+  readonly checkpoints: CheckpointStore;
   /** Releases resources (connections, file handles). */
   close(): Promise<void>;
+}
+
+/**
+ * Named progress markers of long operations (`tenure backfill`'s position), kept by the store's
+ * backend beside the data, so an operation cut short resumes from where it stopped. Values are
+ * opaque text (the caller serializes). Async, like the rest of the port.
+ *
+ * @example
+ * await store.checkpoints.set('backfill:proj1', JSON.stringify({ starting_after: 'cus_42' }));
+ * await store.checkpoints.get('backfill:proj1'); // '{"starting_after":"cus_42"}'
+ * await store.checkpoints.delete('backfill:proj1'); // done: the next run starts over
+ */
+export interface CheckpointStore {
+  /** The value stored under `name`, or undefined. */
+  get(name: string): Promise<string | undefined>;
+  /** Stores `value` under `name` durably (replacing any earlier value); resolves after it is durable. */
+  set(name: string, value: string): Promise<void>;
+  /** Removes `name` (no-op when absent). */
+  delete(name: string): Promise<void>;
 }

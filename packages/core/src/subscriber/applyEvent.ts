@@ -4,11 +4,16 @@
  * Order-independent by construction: state, product, period and trial fields follow the event with
  * the latest key (time, lifecycle precedence, id); counters are sums; activity and first/last event
  * times are max/min. Duplicate deliveries must be dropped before this function (see `foldEvents`).
+ * Each subscription (`original_transaction_id`) folds its own events (`applyToSubscription`); the
+ * customer's per-subscription fields are its primary subscription's (`trackSubscription`).
  */
 import type { HandledEvent, HandledEventType } from '../events/webhookSchema.js';
 import { revenueOf } from '../revenue/subscriptionRevenue.js';
 import { compareIds } from '../atRisk/compareIds.js';
+import { applyToSubscription, type SubscriptionEffect } from './applyToSubscription.js';
 import { EVENT_PRECEDENCE, isLaterKey } from './eventKey.js';
+import { trackSubscription } from './primarySubscription.js';
+import { hasSubscription, subscriptionOf, type SubscriptionRecord } from './subscription.js';
 import type { EventKey, Subscriber, SubscriberState } from './subscriber.js';
 
 /** Event types that are a user's own action and so count as activity. */
@@ -31,22 +36,27 @@ export const ACTIVITY_EVENT_TYPES = {
 /** The most aliases a subscriber keeps (the smallest in code-point order), so the record keeps a fixed size. */
 export const MAX_ALIASES = 10;
 
-/**
- * Lifecycle states a billing problem does not leave: the subscription already ended. (A refund lies
- * over the lifecycle state and stays through billing problems by itself; `refunded` is here for
- * records whose state was stored as refunded without a `lifecycle_state`.)
- */
-const isEnded = (state: SubscriberState): boolean => state === 'churned' || state === 'refunded';
-
-/**
- * Whether a refund is in effect: the latest refund comes after the latest lifecycle event that is
- * not a billing problem (a later purchase or renewal starts over) and no reversal came after it.
- */
-function refundInEffect(refundKey: EventKey | null, reversalKey: EventKey | null, baseKey: EventKey | null): boolean {
-  if (refundKey === null) return false;
-  if (baseKey !== null && !isLaterKey(refundKey, baseKey)) return false;
-  return reversalKey === null || !isLaterKey(reversalKey, refundKey);
-}
+/** The per-subscription fields of a customer seen without any subscription event: active, no keys. */
+const NO_SUBSCRIPTION: SubscriptionRecord = {
+  id: '',
+  state: 'active',
+  lifecycle_state: 'active',
+  state_key: null,
+  base_state_key: null,
+  refund_key: null,
+  reversal_key: null,
+  cancel_reason: null,
+  product_id: null,
+  product_key: null,
+  period_ends_at: null,
+  period_key: null,
+  revenue: null,
+  revenue_key: null,
+  grace_ends_at: null,
+  grace_key: null,
+  auto_resume_at: null,
+  pause_key: null,
+};
 
 /** The sorted union of two alias lists, bounded to the `MAX_ALIASES` smallest: associative and commutative. */
 function mergeAliases(prev: readonly string[], next: readonly string[] | null | undefined): readonly string[] {
@@ -163,7 +173,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     case 'REFUND_REVERSED':
       rank = EVENT_PRECEDENCE.REFUND_REVERSED;
       activity = ACTIVITY_EVENT_TYPES.REFUND_REVERSED;
-      // The refunded period is paid again: the state the refund hid comes back (see refundInEffect).
+      // The refunded period is paid again: the state the refund hid comes back (see applyToSubscription).
       reversal = true;
       nextState = event.period_type === 'TRIAL' ? 'trialing' : 'active';
       break;
@@ -201,53 +211,39 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   const key: EventKey = { at, rank, id: event.id };
   const prev = subscriber;
 
-  // The state is that of the latest lifecycle event, where billing problems after the latest other
-  // lifecycle event (`baseKey`) follow it: churned stays churned, anything else is billing_issue.
-  // Both keys together make this independent of delivery order.
-  // `state` here is the lifecycle state (without a refund over it); records stored before refunds
-  // were modelled have no `lifecycle_state` and their state is it.
-  let state: SubscriberState = prev === undefined ? 'active' : (prev.lifecycle_state ?? prev.state);
-  let stateKey = prev === undefined ? null : prev.state_key;
-  let baseKey = prev === undefined ? null : (prev.base_state_key ?? null);
-  let reason = prev === undefined ? null : (prev.cancel_reason ?? null);
-  let refundKey = prev === undefined ? null : (prev.refund_key ?? null);
-  let reversalKey = prev === undefined ? null : (prev.reversal_key ?? null);
-  if (refund) {
-    if (isLaterKey(key, refundKey)) refundKey = key;
-  } else if (reversal) {
-    if (isLaterKey(key, reversalKey)) reversalKey = key;
-  } else if (nextState !== null) {
-    if (billingProblem) {
-      // An earlier billing problem changes nothing: the events after it already decide.
-      if (isLaterKey(key, stateKey)) {
-        state = isEnded(state) ? state : 'billing_issue';
-        stateKey = key;
-        reason = cancelReason;
-      }
-    } else if (isLaterKey(key, stateKey)) {
-      state = nextState;
-      stateKey = key;
-      baseKey = key;
-      reason = cancelReason;
-    } else if (isLaterKey(key, baseKey)) {
-      // Only billing problems come after this event: they follow it.
-      state = isEnded(nextState) ? nextState : 'billing_issue';
-      baseKey = key;
+  // Lifecycle events, pauses and extensions with a period end belong to a subscription; top-ups,
+  // temporary grants, one-time purchases' cancellations and empty extensions are the customer's only.
+  let sub: SubscriptionRecord | null = null;
+  let subscriptions = prev === undefined ? null : (prev.subscriptions ?? null);
+  if (nextState !== null || resume !== undefined || expiration !== null) {
+    const id = event.original_transaction_id ?? '';
+    const effect: SubscriptionEffect = {
+      key,
+      nextState,
+      billingProblem,
+      refund,
+      reversal,
+      cancelReason,
+      product,
+      expiration,
+      grace,
+      resume,
+      charged: nextState === null ? null : revenueOf(event),
+    };
+    if (subscriptions !== null) {
+      const tracked = trackSubscription(subscriptions, applyToSubscription(subscriptions.find((s) => s.id === id), id, effect));
+      subscriptions = tracked.subscriptions;
+      sub = tracked.primary;
+    } else if (prev === undefined || (prev.subscription_id ?? '') === id || prev.subscription_id === undefined || !hasSubscription(prev)) {
+      // The same subscription, or the first one. A record stored by an older version has no
+      // `subscription_id`: its one subscription is taken to be this event's.
+      sub = applyToSubscription(prev, id, effect);
+    } else {
+      // A second subscription: from now on the record tracks each one.
+      const tracked = trackSubscription([subscriptionOf(prev)], applyToSubscription(undefined, id, effect));
+      subscriptions = tracked.subscriptions;
+      sub = tracked.primary;
     }
-  }
-
-  let graceEndsAt = prev === undefined ? null : (prev.grace_ends_at ?? null);
-  let graceKey = prev === undefined ? null : (prev.grace_key ?? null);
-  if (grace !== undefined && isLaterKey(key, graceKey)) {
-    graceEndsAt = grace;
-    graceKey = key;
-  }
-
-  let resumeAt = prev === undefined ? null : (prev.auto_resume_at ?? null);
-  let pauseKey = prev === undefined ? null : (prev.pause_key ?? null);
-  if (resume !== undefined && isLaterKey(key, pauseKey)) {
-    resumeAt = resume;
-    pauseKey = key;
   }
 
   let temporaryUntil = prev === undefined ? null : (prev.temporary_access_until ?? null);
@@ -263,29 +259,6 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   const original = event.original_app_user_id ?? null;
   const originalId = original === null || (prevOriginal !== null && compareIds(prevOriginal, original) <= 0) ? prevOriginal : original;
   const aliases = mergeAliases(prev === undefined ? [] : (prev.aliases ?? []), event.aliases);
-
-  let productId = prev === undefined ? null : prev.product_id;
-  let productKey = prev === undefined ? null : prev.product_key;
-  if (product !== null && isLaterKey(key, productKey)) {
-    productId = product;
-    productKey = key;
-  }
-
-  let periodEndsAt = prev === undefined ? null : prev.period_ends_at;
-  let periodKey = prev === undefined ? null : prev.period_key;
-  if (expiration !== null && isLaterKey(key, periodKey)) {
-    periodEndsAt = expiration;
-    periodKey = key;
-  }
-
-  // Revenue follows the latest lifecycle event that charged something (a top-up's price is not the subscription's).
-  let revenue = prev === undefined ? null : (prev.revenue ?? null);
-  let revenueKey = prev === undefined ? null : (prev.revenue_key ?? null);
-  const charged = nextState === null ? null : revenueOf(event);
-  if (charged !== null && isLaterKey(key, revenueKey)) {
-    revenue = charged;
-    revenueKey = key;
-  }
 
   let trialStartedAt = prev === undefined ? null : prev.trial_started_at;
   let trialEndsAt = prev === undefined ? null : prev.trial_ends_at;
@@ -307,29 +280,35 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   const lastActivityAt =
     activity && (prevActivity === null || at > prevActivity) ? at : prevActivity;
 
+  // Without a subscription event, the per-subscription fields stay as they were (the previous
+  // record's, or a new customer's defaults: active with no keys).
+  const p = sub ?? (prev === undefined ? NO_SUBSCRIPTION : subscriptionOf(prev));
   return {
     customer_id: prev === undefined ? event.app_user_id : prev.customer_id,
-    state: refundInEffect(refundKey, reversalKey, baseKey) ? 'refunded' : state,
-    lifecycle_state: state,
-    refund_key: refundKey,
-    reversal_key: reversalKey,
-    state_key: stateKey,
-    base_state_key: baseKey,
-    product_id: productId,
-    product_key: productKey,
-    period_ends_at: periodEndsAt,
-    period_key: periodKey,
-    cancel_reason: reason,
-    grace_ends_at: graceEndsAt,
-    grace_key: graceKey,
-    auto_resume_at: resumeAt,
-    pause_key: pauseKey,
+    state: p.state,
+    lifecycle_state: p.lifecycle_state,
+    refund_key: p.refund_key,
+    reversal_key: p.reversal_key,
+    state_key: p.state_key,
+    base_state_key: p.base_state_key,
+    product_id: p.product_id,
+    product_key: p.product_key,
+    period_ends_at: p.period_ends_at,
+    period_key: p.period_key,
+    cancel_reason: p.cancel_reason,
+    grace_ends_at: p.grace_ends_at,
+    grace_key: p.grace_key,
+    auto_resume_at: p.auto_resume_at,
+    pause_key: p.pause_key,
     temporary_access_until: temporaryUntil,
     temporary_key: temporaryKey,
     original_app_user_id: originalId,
     aliases: aliases as string[],
-    revenue,
-    revenue_key: revenueKey,
+    revenue: p.revenue,
+    revenue_key: p.revenue_key,
+    // Unknown (absent) in a record stored by an older version until a subscription event names it.
+    subscription_id: sub === null && prev !== undefined ? prev.subscription_id : p.id === '' ? null : p.id,
+    subscriptions,
     billing_failures: (prev === undefined ? 0 : prev.billing_failures) + failures,
     renewals: (prev === undefined ? 0 : prev.renewals) + renewals,
     trial_started_at: trialStartedAt,

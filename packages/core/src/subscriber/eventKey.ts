@@ -1,5 +1,5 @@
-/** Ordering of events within one subscriber's history. */
-import type { HandledEventType } from '../events/webhookSchema.js';
+/** Ordering of events within one subscriber's history, and what makes two deliveries one occurrence. */
+import type { HandledEvent, HandledEventType } from '../events/webhookSchema.js';
 import type { EventKey } from './subscriber.js';
 
 /**
@@ -32,4 +32,40 @@ export function isLaterKey(a: EventKey, b: EventKey | null): boolean {
   if (a.at !== b.at) return a.at > b.at;
   if (a.rank !== b.rank) return a.rank > b.rank;
   return a.id > b.id;
+}
+
+/**
+ * The types counted per transaction: each adds to a sum (renewals, billing failures, revenue), and
+ * one transaction of the billing service is one of them however many deliveries (webhook ids, the
+ * data export's derived ids) carry it.
+ */
+const COUNTED_PER_TRANSACTION: ReadonlySet<HandledEventType> = new Set<HandledEventType>(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE']);
+
+/**
+ * Given an event, returns `<type>:<transaction_id>` when it is a purchase, renewal, one-time
+ * purchase or billing failure carrying a (non-empty) `transaction_id`, else undefined. A
+ * `BILLING_ISSUE` names the period whose renewal charge failed, and the billing service sends one
+ * per failure sequence (repeated retries do not re-fire it until a renewal succeeds, which is a new
+ * transaction), so the key is one failure. Pure.
+ *
+ * @example
+ * transactionOccurrenceOf({ ...renewal, transaction_id: 'al2' }); // 'RENEWAL:al2'
+ * transactionOccurrenceOf(cancellation); // undefined
+ */
+export function transactionOccurrenceOf(event: Pick<HandledEvent, 'type' | 'transaction_id'>): string | undefined {
+  const txn = event.transaction_id;
+  return COUNTED_PER_TRANSACTION.has(event.type) && typeof txn === 'string' && txn !== '' ? `${event.type}:${txn}` : undefined;
+}
+
+/**
+ * Given an event, returns what identifies the occurrence it reports: `transactionOccurrenceOf`
+ * when there is one, else the event's id. Two deliveries of one occurrence (a retry keeps its id;
+ * a webhook and the data import of one period have different ids but one transaction) count once:
+ * the stores and `foldEvents` keep the first (stores) or smallest-id (fold) of them. Pure.
+ *
+ * @example
+ * occurrenceKeyOf({ ...renewal, id: 'rc-1', transaction_id: 'al2' }) === occurrenceKeyOf({ ...renewal, id: 'export:al2:RENEWAL', transaction_id: 'al2' }); // true
+ */
+export function occurrenceKeyOf(event: Pick<HandledEvent, 'id' | 'type' | 'transaction_id'>): string {
+  return transactionOccurrenceOf(event) ?? event.id;
 }

@@ -1,12 +1,14 @@
 /**
  * The subscriber record: the state tenure keeps per customer, folded from webhook events.
  *
- * The record has a fixed size whatever the number of events: counters are plain numbers and each
- * "follows the latest event" field keeps only the ordering key of the event that set it.
+ * The record has a bounded size whatever the number of events: counters are plain numbers, each
+ * "follows the latest event" field keeps only the ordering key of the event that set it, and a
+ * customer with several subscriptions keeps at most `MAX_SUBSCRIPTIONS` of them.
  * Data records use snake_case, as on the wire (webhook payloads and the HTTP API).
  */
 
 import type { SubscriptionRevenue } from '../revenue/subscriptionRevenue.js';
+import type { SubscriptionRecord } from './subscription.js';
 
 /**
  * The subscriber states of the retention service: the seed's five, `paused` (a Play subscription
@@ -29,6 +31,12 @@ export interface EventKey {
 export interface Subscriber {
   /** The billing service's `app_user_id`. */
   customer_id: string;
+  /**
+   * The state of the primary subscription. This and every per-subscription field below (state and
+   * its keys, cancel reason, refund, product, period, revenue, grace, pause) are the customer's
+   * primary subscription's (see `subscriptions`); counters, trial, activity and identity are the
+   * customer's own.
+   */
   state: SubscriberState;
   /** The latest lifecycle event; null until one is seen (a top-up-only customer). */
   state_key: EventKey | null;
@@ -86,11 +94,23 @@ export interface Subscriber {
    */
   original_app_user_id?: string | null;
   aliases?: string[];
-  /** Recorded billing failures (one per BILLING_ISSUE event). */
+  /**
+   * The `original_transaction_id` of the primary subscription; null for the implicit subscription
+   * (events without one) or before any subscription event. Absent (or undefined) in a record stored
+   * by an older version, until a subscription event names it.
+   */
+  subscription_id?: string | null | undefined;
+  /**
+   * Every tracked subscription (sorted by id, the primary included) when the customer has two or
+   * more; null (or absent in a record stored by an older version) with one or none, whose fields
+   * are then the top-level ones: a single-subscription record stays small.
+   */
+  subscriptions?: SubscriptionRecord[] | null;
+  /** Recorded billing failures (one per BILLING_ISSUE event), over every subscription. */
   billing_failures: number;
-  /** Renewals, trial conversions included. */
+  /** Renewals, trial conversions included, over every subscription. */
   renewals: number;
-  /** The latest trial: started at `purchased_at_ms`, ends at `expiration_at_ms` of a TRIAL initial purchase. */
+  /** The customer's latest trial (of any subscription): started at `purchased_at_ms`, ends at `expiration_at_ms` of a TRIAL initial purchase. */
   trial_started_at: number | null;
   trial_ends_at: number | null;
   trial_key: EventKey | null;

@@ -58,3 +58,19 @@ export const handledEventArb: fc.Arbitrary<HandledEvent> = fc
  * fc.assert(fc.property(distinctEventsArb, (events) => foldEvents(events)?.event_count === events.length));
  */
 export const distinctEventsArb = fc.uniqueArray(handledEventArb, { selector: (e) => e.id, minLength: 1, maxLength: 25 });
+
+/** The subscriptions of `multiSubscriptionEventsArb`: three ids and the implicit one (no id). */
+const SUBSCRIPTION_IDS = ['tx_a', 'tx_b', 'tx_c', null] as const;
+
+/**
+ * A list of 1 to 30 events of one customer with distinct ids, each of one of up to four
+ * subscriptions (`original_transaction_id` `tx_a`, `tx_b`, `tx_c`, or none: the implicit one), on
+ * the coarse time grid of `distinctEventsArb`.
+ *
+ * @example
+ * fc.assert(fc.property(multiSubscriptionEventsArb, (events) => (foldEvents(events)?.subscriptions?.length ?? 1) <= 4));
+ */
+export const multiSubscriptionEventsArb: fc.Arbitrary<HandledEvent[]> = fc.uniqueArray(
+  fc.tuple(handledEventArb, fc.constantFrom(...SUBSCRIPTION_IDS)).map(([event, tx]) => ({ ...event, original_transaction_id: tx })),
+  { selector: (e) => e.id, minLength: 1, maxLength: 30 },
+);
