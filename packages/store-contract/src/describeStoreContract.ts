@@ -1,15 +1,18 @@
 /** The one contract suite every `SubscriberStore` runs (memory, SQLite, PostgreSQL). */
 import { describe } from 'vitest';
 import { describeAtRiskContract } from './atRiskContract.js';
+import { describeCheckpointContract } from './checkpointContract.js';
 import { describeDispatchLogContract } from './dispatchLogContract.js';
 import { describeEventsContract } from './eventsContract.js';
 import { describeModelContract } from './modelContract.js';
+import { describeOccurrenceContract } from './occurrenceContract.js';
 import { describeRecordsContract } from './recordsContract.js';
+import { describeTransferContract } from './transferContract.js';
 import { resolveContractOptions, type StoreContractOptions, type StoreFactory } from './storeFactory.js';
 
 /**
  * Given a name and a factory of empty stores, registers the store contract as vitest `describe`
- * blocks: exactly-once events (also within a batch), activity, reads in code point order, the
+ * blocks: exactly-once events (also within a batch; one transaction counts once under any id), transfers, activity, reads in code point order, the
  * at-risk query (filters, order, keyset paging, default minimum score, rows moving with time, the
  * sweep, configuration changes), records, replay, the dispatch log, and a model-based test checking
  * arbitrary histories against the core's reducers and `selectAtRisk`. Call it at the top level of a
@@ -25,9 +28,12 @@ export function describeStoreContract(name: string, factory: StoreFactory, optio
   const resolved = resolveContractOptions(options);
   describe(`store contract: ${name}`, () => {
     describeEventsContract(factory, resolved);
+    describeOccurrenceContract(factory, resolved);
+    describeTransferContract(factory, resolved);
     describeAtRiskContract(factory, resolved);
     describeRecordsContract(factory, resolved);
     describeDispatchLogContract(factory, resolved);
+    describeCheckpointContract(factory, resolved);
     describeModelContract(factory, resolved);
   });
 }

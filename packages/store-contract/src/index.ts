@@ -11,4 +11,5 @@ export type { EventFields } from './storeFixtures.js';
 export { expectAtRiskPage, expectAtRiskPages } from './atRiskReference.js';
 export { eventSpecArb, customerArb, STRICT_CONFIG } from './modelContract.js';
 export { eventOf } from './storeCommands.js';
+export { transferEvent } from './transferContract.js';
 export type { EventSpec } from './storeCommands.js';

@@ -1,7 +1,7 @@
 /**
  * The centrepiece of the contract: a model-based test (`fc.commands` + `fc.asyncModelRun`). Arbitrary
  * deliveries (duplicates, redeliveries, reordering, batches), reported activity, a clock that moves
- * forward, configuration switches, sweeps and replays; every answer is checked against the model,
+ * forward, configuration switches, sweeps, replays and transfers; every answer is checked against the model,
  * and every at-risk page against the core's full scan `selectAtRisk`.
  */
 import fc from 'fast-check';
@@ -31,6 +31,7 @@ import {
   type EventSpec,
 } from './storeCommands.js';
 import { emptyModel } from './storeModel.js';
+import { TransferCommand } from './transferCommand.js';
 import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
 import { CUSTOMER_IDS, DAY_MS, HOUR_MS, T0, type EventFields } from './storeFixtures.js';
 
@@ -142,6 +143,9 @@ const commandsArb = (maxCommands: number) =>
       fc.constant(new ReplayCommand()),
       customerArb.map((c) => new GetCommand(c)),
       fc.constant(new ReadAllCommand()),
+      fc
+        .tuple(fc.nat(6).map((n) => `tr_${n}`), fc.uniqueArray(customerArb, { minLength: 1, maxLength: 2 }), fc.uniqueArray(customerArb, { maxLength: 2 }))
+        .map(([id, from, to]) => new TransferCommand(id, from, to)),
     ],
     { maxCommands, size: 'medium' },
   );

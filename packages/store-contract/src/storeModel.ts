@@ -6,8 +6,13 @@
  */
 import {
   applyEvent,
+  foldEvents,
+  occurrenceKeyOf,
   recordActivity,
+  transferOf,
   type HandledEvent,
+  type TransferEvent,
+  type TransferOutcome,
   type StoreContext,
   type Subscriber,
   type TenureConfig,
@@ -21,6 +26,10 @@ export interface StoreModel {
   readonly configs: readonly TenureConfig[];
   readonly subscribers: Map<string, Subscriber>;
   readonly ids: Set<string>;
+  /** Occurrence keys (`occurrenceKeyOf`) of the applied events. */
+  readonly occurrences: Set<string>;
+  /** Ids of the applied transfers. */
+  readonly transfers: Set<string>;
   /** Applied events, in the order they were stored. */
   readonly events: HandledEvent[];
   /** Latest reported activity of each known customer. */
@@ -34,6 +43,8 @@ export const emptyModel = (now: number, configs: readonly TenureConfig[]): Store
   configs,
   subscribers: new Map(),
   ids: new Set(),
+  occurrences: new Set(),
+  transfers: new Set(),
   events: [],
   reported: new Map(),
 });
@@ -43,8 +54,9 @@ export const contextOf = (model: StoreModel): StoreContext => ({ now: model.now,
 
 /** Applies one delivered event to the model; returns what the store must answer. */
 export function applyToModel(model: StoreModel, event: HandledEvent): 'applied' | 'duplicate' {
-  if (model.ids.has(event.id)) return 'duplicate';
+  if (model.ids.has(event.id) || model.occurrences.has(occurrenceKeyOf(event))) return 'duplicate';
   model.ids.add(event.id);
+  model.occurrences.add(occurrenceKeyOf(event));
   model.events.push(event);
   model.subscribers.set(event.app_user_id, applyEvent(model.subscribers.get(event.app_user_id), event));
   return 'applied';
@@ -58,4 +70,35 @@ export function recordActivityInModel(model: StoreModel, customerId: string, at:
   const next = recordActivity(current, at);
   model.subscribers.set(customerId, next);
   return next;
+}
+
+/**
+ * Applies a TRANSFER to the model (docs/rules.md §2): each sender's events are re-keyed to the
+ * receiver where they stand in storage order, the senders leave, and the receiver is the fold of
+ * its events with the latest activity reported for any of them; returns what the store must answer.
+ */
+export function transferInModel(model: StoreModel, event: TransferEvent): TransferOutcome {
+  if (model.transfers.has(event.id)) return { status: 'duplicate' };
+  model.transfers.add(event.id);
+  const { from, to } = transferOf(event);
+  const receiver = to[0];
+  if (receiver === undefined) return { status: 'applied', receiver, moved: 0, subscriber: undefined };
+  const senders = new Set(from.filter((id) => model.subscribers.has(id)));
+  if (senders.size === 0) return { status: 'applied', receiver, moved: 0, subscriber: model.subscribers.get(receiver) };
+  let moved = 0;
+  model.events.forEach((e, i) => {
+    if (!senders.has(e.app_user_id)) return;
+    model.events[i] = { ...e, app_user_id: receiver };
+    moved++;
+  });
+  const reports = [receiver, ...senders].flatMap((id) => model.reported.get(id) ?? []);
+  for (const id of senders) {
+    model.subscribers.delete(id);
+    model.reported.delete(id);
+  }
+  const folded = foldEvents(model.events.filter((e) => e.app_user_id === receiver))!;
+  const subscriber = reports.length === 0 ? folded : recordActivity(folded, Math.max(...reports));
+  if (reports.length > 0) model.reported.set(receiver, Math.max(...reports));
+  model.subscribers.set(receiver, subscriber);
+  return { status: 'applied', receiver, moved, subscriber };
 }

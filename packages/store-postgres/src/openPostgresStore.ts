@@ -5,10 +5,11 @@
  * concurrent events of one customer from losing an update, row locks order refreshes.
  */
 import { type AtRiskEntry, type AtRiskPage, type AtRiskQuery,
-  type PositionOf, type HandledEvent, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
+  type PositionOf, type HandledEvent, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig, type TransferEvent } from '@tenure/core';
 import pg from 'pg';
 import { PostgresStoreError } from './postgresStoreError.js';
 import { ConfigGuard } from './internal/configGuard.js';
+import { createCheckpoints } from './internal/createCheckpoints.js';
 import { createDispatchLog } from './internal/createDispatchLog.js';
 import { describeConnectError, parseConnectionString, redact } from './internal/describeConnectError.js';
 import { migrate } from './internal/migrations.js';
@@ -17,6 +18,7 @@ import { anyDue, refreshAllRows, refreshDueRows, refreshSql } from './internal/r
 import { replaySubscribers } from './internal/replaySubscribers.js';
 import { streamRecords, streamSubscribers } from './internal/streamRows.js';
 import { tablesOf } from './internal/tables.js';
+import { transferCustomers } from './internal/transferCustomers.js';
 import { withTransaction } from './internal/withTransaction.js';
 import { writeActivity } from './internal/writeActivity.js';
 import { WriteBatcher } from './internal/writeBatcher.js';
@@ -150,6 +152,7 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
     kind: 'postgres',
     schema,
     dispatchLog: createDispatchLog(pool, t),
+    checkpoints: createCheckpoints(pool, t),
 
     async applyEvent(event: HandledEvent, ctx: StoreContext) {
       await configGuard.ensure(ctx);
@@ -161,6 +164,12 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
       await configGuard.ensure(ctx);
       const outcomes = await write(events.map((event) => ({ event, now: ctx.now })), ctx.config);
       return outcomes.map((o) => o.status);
+    },
+
+    async applyTransfer(event: TransferEvent, ctx: StoreContext) {
+      await configGuard.ensure(ctx);
+      await batcher.drained(); // events this process accepted before the transfer commit before it
+      return withTransaction(pool, (client) => transferCustomers(client, t, event, ctx));
     },
 
     async get(customerId: string) {

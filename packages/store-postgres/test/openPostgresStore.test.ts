@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG, type StoreContext } from '@tenure/core';
 import { DAY_MS, T0, buildEvent, collect } from '@tenure/store-contract';
 import { afterEach, expect, it } from 'vitest';
 import { openPostgresStore, PostgresStoreError, type PostgresStore } from '../src/index.js';
+import { MIGRATIONS } from '../src/internal/migrations.js';
 import { adminQuery, databaseUrl, describePostgres, dropSchema, freshSchema, openTestStore } from './testDatabase.js';
 
 const ctx: StoreContext = { now: T0 + DAY_MS, config: DEFAULT_CONFIG };
@@ -41,7 +42,7 @@ describePostgres('openPostgresStore', () => {
     const schema = schemaFor('concurrent_open');
     const replicas = await Promise.all(Array.from({ length: 4 }, () => open(schema)));
     expect(replicas.map((s) => s.kind)).toEqual(['postgres', 'postgres', 'postgres', 'postgres']);
-    expect(await adminQuery(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`)).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(await adminQuery(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`)).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
     await replicas[0]!.applyEvent(buildEvent('INITIAL_PURCHASE', 'e1', 'alice', T0), ctx);
     expect(await replicas[3]!.count()).toBe(1);
   });
@@ -97,7 +98,7 @@ describePostgres('openPostgresStore', () => {
     await (await openTestStore(schema)).close();
     await adminQuery(`INSERT INTO "${schema}".schema_migrations (version, name) VALUES (99, 'from the future')`);
     const error = await rejection(openTestStore(schema));
-    expect(error.message).toBe(`schema ${schema} is at version 99, newer than this tenure knows (2): upgrade tenure`);
+    expect(error.message).toBe(`schema ${schema} is at version 99, newer than this tenure knows (${MIGRATIONS.length}): upgrade tenure`);
   });
 
   it('names a database that does not exist', { timeout: 30_000 }, async () => {

@@ -3,7 +3,7 @@
 // in-order fold of the distinct events, each applied exactly once.
 import fc from 'fast-check';
 import { DEFAULT_CONFIG, foldEventsByCustomer, materializeAtRisk, type HandledEvent, type StoreContext, type Subscriber } from '@tenure/core';
-import { DAY_MS, T0, byCustomerId, collect, eventOf, eventSpecArb, expectAtRiskPages } from '@tenure/store-contract';
+import { DAY_MS, T0, buildEvent, byCustomerId, collect, eventOf, eventSpecArb, expectAtRiskPages, transferEvent } from '@tenure/store-contract';
 import { afterEach, expect, it } from 'vitest';
 import type { PostgresStore } from '../src/index.js';
 import { adminQuery, describePostgres, dropSchema, freshSchema, openTestStore } from './testDatabase.js';
@@ -140,5 +140,38 @@ describePostgres('two replicas on one database', () => {
     // Expired: exactly one replica renews it.
     const renewals = await Promise.all([a, b, a, b].map((s) => s.dispatchLog.claimCooldown('u1|winback|email', T0 + DAY_MS, DAY_MS)));
     expect(renewals.filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describePostgres('transfers on two replicas', () => {
+  it('one transfer delivered to both replicas at once applies once; events of the receiver arriving meanwhile are all kept', { timeout: 30_000 }, async () => {
+    const [a, b] = await openReplicas();
+    const sender = Array.from({ length: 5 }, (_, i) => buildEvent('RENEWAL', `s${i}`, 'anon', T0 + i * DAY_MS, { transaction_id: `s${i}` }));
+    await a.applyEvents(sender, ctx);
+    const receiver = Array.from({ length: 5 }, (_, i) => buildEvent('RENEWAL', `r${i}`, 'known', T0 + i * DAY_MS, { transaction_id: `r${i}` }));
+    const transfer = transferEvent('tr_race', ['anon'], ['known']);
+    const [first, second] = await Promise.all([
+      a.applyTransfer(transfer, ctx),
+      b.applyTransfer(transfer, ctx),
+      ...receiver.map((e, i) => (i % 2 === 0 ? a : b).applyEvent(e, ctx)),
+    ]);
+    expect([first!.status, second!.status].sort()).toEqual(['applied', 'duplicate']);
+    expect(await b.get('anon')).toBeUndefined();
+    const stored = (await collect(a.records())).flatMap((r) => (r.kind === 'event' ? [r.event] : []));
+    expect(stored.map((e) => e.app_user_id)).toEqual(stored.map(() => 'known'));
+    expect(await a.get('known')).toEqual(foldEventsByCustomer(stored).get('known'));
+    expect((await b.get('known'))?.renewals).toBe(10);
+  });
+});
+
+describePostgres('one transaction on two replicas', () => {
+  it('the import copy and the webhook copy of one renewal, at both replicas at once, count once', { timeout: 30_000 }, async () => {
+    const [a, b] = await openReplicas();
+    await a.applyEvent(buildEvent('INITIAL_PURCHASE', 'buy', 'alice', T0, { transaction_id: 't1' }), ctx);
+    const copies = Array.from({ length: 8 }, (_, i) => buildEvent('RENEWAL', i % 2 === 0 ? `export:t2:RENEWAL:${i}` : `rc-${i}`, 'alice', T0 + 30 * DAY_MS, { transaction_id: 't2' }));
+    const outcomes = await Promise.all(copies.map((e, i) => (i % 2 === 0 ? a.applyEvent(e, ctx) : b.applyEvents([e], ctx).then(([status]) => ({ status })))));
+    expect(outcomes.filter((o) => o.status === 'applied')).toHaveLength(1);
+    expect((await b.get('alice'))?.renewals).toBe(1);
+    expect(await a.eventCount()).toBe(2);
   });
 });

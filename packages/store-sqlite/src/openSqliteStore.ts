@@ -28,15 +28,18 @@ import {
   type Subscriber,
   type SubscriberStore,
   type TenureConfig,
+  transactionOccurrenceOf,
 } from '@tenure/core';
 import { createAtRiskReader } from './internal/atRiskPage.js';
 import { createGroupCommit } from './internal/createGroupCommit.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, isMemory, openDatabase } from './internal/openDatabase.js';
 import { rowParams } from './internal/rowMapping.js';
+import { createSqliteCheckpoints } from './internal/sqliteCheckpoints.js';
 import { createSqliteDispatchLog } from './internal/sqliteDispatchLog.js';
 import { startCheckpointer } from './internal/startCheckpointer.js';
 import { prepareStatements, type StoredSubscriber } from './internal/statements.js';
 import { createSubscriberUpdater } from './internal/subscriberUpdater.js';
+import { createSqliteTransfer } from './internal/sqliteTransfer.js';
 
 /** Where the store lives and how long to wait for another process's write lock. */
 export interface SqliteStoreOptions {
@@ -121,8 +124,9 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const rematerialize = (stored: StoredSubscriber, { now, config }: StoreContext) => {
     update(stored, materializeAtRisk(JSON.parse(stored.record) as Subscriber, now, config).row, {});
   };
+  const transfer = createSqliteTransfer(db, s, save);
   const insertEvent = (event: HandledEvent): boolean =>
-    s.insertEvent.run(event.id, event.app_user_id, event.type, event.event_timestamp_ms, JSON.stringify(event)).changes === 1;
+    s.insertEvent.run(event.id, transactionOccurrenceOf(event) ?? null, event.app_user_id, event.type, event.event_timestamp_ms, JSON.stringify(event)).changes === 1;
 
   const applyOne = (event: HandledEvent, ctx: StoreContext): ApplyOutcome => {
     const inserted = insertEvent(event);
@@ -246,6 +250,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     kind: `sqlite:${path}`,
     path,
     dispatchLog,
+    checkpoints: createSqliteCheckpoints(db),
     applyEvent(event, ctx) {
       if (closed) return Promise.reject(new Error(`The SQLite store at ${path} is closed`));
       return deliveries.submit({ event, ctx });
@@ -253,6 +258,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     async applyEvents(events, ctx) {
       ensureConfig(ctx);
       return events.length === 0 ? [] : applyMany.immediate(events, ctx);
+    },
+    async applyTransfer(event, ctx) {
+      ensureConfig(ctx);
+      deliveries.flush(); // events accepted before the transfer are committed before it
+      return transfer(event, ctx);
     },
     async get(customerId) {
       return parse(s.getStored.get(customerId));

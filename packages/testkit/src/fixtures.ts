@@ -27,6 +27,9 @@ export const webhookFixtures: Readonly<Record<string, WebhookBody>> = Object.fro
 
 /**
  * Given a fixture name and fields to override in its `event`, returns a fresh copy of the body.
+ * A copy under another `id` is another event, so unless the overrides name a `transaction_id`, it
+ * gets one of its own (`<fixture's>-<id>`): the stores count purchases, renewals and billing
+ * failures once per transaction (docs/rules.md §2), as RevenueCat numbers each one.
  *
  * @example
  * fixture('renewal', { id: 'evt-1', app_user_id: 'cust-1', event_timestamp_ms: T0 });
@@ -35,7 +38,9 @@ export function fixture(name: string, overrides: Record<string, unknown> = {}): 
   const body = webhookFixtures[name];
   if (body === undefined) throw new Error(`no webhook fixture named ${name} (have: ${FIXTURE_NAMES.join(', ')})`);
   const copy = structuredClone(body);
-  return { ...copy, event: { ...copy.event, ...overrides } };
+  const txn = copy.event['transaction_id'];
+  const own = typeof overrides['id'] === 'string' && !('transaction_id' in overrides) && typeof txn === 'string' ? { transaction_id: `${txn}-${overrides['id']}` } : {};
+  return { ...copy, event: { ...copy.event, ...own, ...overrides } };
 }
 
 /** One fixture as a fresh copy (callers may mutate it). */

@@ -18,8 +18,12 @@ function resettable(): SubscriberStore & { reset(): void } {
     get dispatchLog() {
       return inner.dispatchLog;
     },
+    get checkpoints() {
+      return inner.checkpoints;
+    },
     applyEvent: (...args) => inner.applyEvent(...args),
     applyEvents: (...args) => inner.applyEvents(...args),
+    applyTransfer: (...args) => inner.applyTransfer(...args),
     get: (...args) => inner.get(...args),
     recordActivity: (...args) => inner.recordActivity(...args),
     atRisk: (...args) => inner.atRisk(...args),

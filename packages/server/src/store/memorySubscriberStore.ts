@@ -1,6 +1,6 @@
 /**
  * The in-memory implementation of the core's `SubscriberStore` port, for tests and embedding:
- * the event log (JSON texts, for records and replay), the applied ids (deduplication), one entry
+ * the event log (JSON texts, for records and replay), the applied ids and transaction occurrences (deduplication), one entry
  * per customer (subscriber, reported activity, materialized row) and the at-risk indexes, so a
  * first page costs a seek and `limit` steps instead of scoring every subscriber. Durable stores
  * implement the same port in their own packages, against the same contract suite.
@@ -18,9 +18,12 @@ import type {
   StoredRecord,
   Subscriber,
   SubscriberStore,
+  TransferEvent,
+  TransferOutcome,
 } from '@tenure/core';
 import { createMemoryDispatchLog } from '../dispatch/dispatchLog.js';
 import { CustomerTable } from './internal/customerTable.js';
+import { createMemoryCheckpoints } from './internal/memoryCheckpoints.js';
 
 /** The in-memory store. */
 export interface MemorySubscriberStore extends SubscriberStore {
@@ -51,20 +54,26 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
   const store: MemorySubscriberStore = {
     kind: 'memory',
     dispatchLog: createMemoryDispatchLog(),
+    checkpoints: createMemoryCheckpoints(),
 
     async applyEvent(event: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome> {
       table.useConfig(ctx);
-      if (table.has(event.id)) return { status: 'duplicate', subscriber: entries.get(event.app_user_id)?.subscriber };
+      if (table.has(event)) return { status: 'duplicate', subscriber: entries.get(event.app_user_id)?.subscriber };
       return { status: 'applied', subscriber: table.apply(event, ctx) };
     },
 
     async applyEvents(events: readonly HandledEvent[], ctx: StoreContext): Promise<ApplyOutcome['status'][]> {
       table.useConfig(ctx);
       return events.map((event) => {
-        if (table.has(event.id)) return 'duplicate';
+        if (table.has(event)) return 'duplicate';
         table.apply(event, ctx);
         return 'applied';
       });
+    },
+
+    async applyTransfer(event: TransferEvent, ctx: StoreContext): Promise<TransferOutcome> {
+      table.useConfig(ctx);
+      return table.transfer(event, ctx);
     },
 
     async get(customerId: string): Promise<Subscriber | undefined> {

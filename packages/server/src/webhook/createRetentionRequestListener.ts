@@ -12,6 +12,9 @@ import { apiError, edgeError, type ApiErrorBody } from '../http/apiError.js';
 import { requestIdFrom } from '../http/requestId.js';
 import { ACK_JSON, handleWebhook, type WebhookResult } from './handleWebhook.js';
 import { WEBHOOK_BODY_LIMIT } from './readBody.js';
+import { routeIndexOf } from '../metrics/routeLabel.js';
+
+const WEBHOOK_ROUTE = routeIndexOf('/webhook');
 
 /** A node:http request listener with the Express app behind it and a way to shut down cleanly. */
 export interface RetentionRequestListener extends RequestListener {
@@ -50,6 +53,7 @@ export function createRetentionRequestListener(options: RetentionOptions = {}): 
   const runtime = resolveRuntime(options);
   const app = bindRetentionApp(runtime);
   const log = runtime.logger;
+  const metrics = runtime.metrics;
 
   async function serveWebhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = requestIdFrom(req.headers['x-request-id']);
@@ -58,6 +62,7 @@ export function createRetentionRequestListener(options: RetentionOptions = {}): 
     try {
       const body = await readBytes(req, WEBHOOK_BODY_LIMIT);
       if (!body.ok && body.code === 'aborted') return void res.destroy();
+      if (!body.ok) metrics.webhookReceived(undefined, 'rejected_too_large');
       result = body.ok ? await handleWebhook(body.bytes, req.headers, runtime) : edgeError(edgeProblem('payload_too_large', 'The request body is larger than 1 MB'));
       write(res, requestId, result, !body.ok);
     } catch (error) {
@@ -65,6 +70,7 @@ export function createRetentionRequestListener(options: RetentionOptions = {}): 
       log.error({ req_id: requestId, err: String(error) }, 'webhook failed');
       if (!res.headersSent) write(res, requestId, result);
     }
+    metrics.httpRequest(WEBHOOK_ROUTE, result.status, (performance.now() - start) / 1000);
     // 2xx at debug: the hot path logs (and allocates a log line) only when it needs attention.
     const rejected = result.status >= 400;
     if (!rejected && !log.isLevelEnabled('debug')) return;

@@ -9,6 +9,8 @@ import { decodeUtf8, edgeProblem, parseJsonText } from '@tenure/http-edge';
 import { apiError, edgeError, type ApiErrorBody, type HandlerResult } from '../http/apiError.js';
 import { headerValue, type SecretMatcher } from '../http/secretMatcher.js';
 import { storeContext } from '../store/storeContext.js';
+import type { WebhookOutcome } from '../metrics/webhookLabels.js';
+import { applyTransferWebhook } from './applyTransferWebhook.js';
 
 export interface WebhookDeps {
   /** Where PRODUCTION events go (and events without `environment`). */
@@ -28,6 +30,11 @@ export interface WebhookDeps {
   webhookAuth: SecretMatcher;
   /** Runs after the response for every newly applied production event (auto-dispatch); errors are its own. */
   afterApplied?: ((subscriber: Subscriber) => void) | undefined;
+  /**
+   * Told what became of each webhook (`tenure_webhooks_received_total`; `type` undefined when not
+   * read) and how long the store took to apply it (seconds).
+   */
+  metrics?: { webhookReceived(type: string | undefined, outcome: WebhookOutcome): void; storeOperation(operation: 'apply', seconds: number): void } | undefined;
 }
 
 /** The 200 answer: `result` says what happened to the event. */
@@ -65,16 +72,23 @@ export interface WebhookHeaders {
  */
 export async function handleWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, deps: WebhookDeps): Promise<WebhookResult> {
   if (!deps.webhookAuth.matches(headerValue(headers.authorization))) {
+    deps.metrics?.webhookReceived(undefined, 'rejected_auth');
     return apiError('unauthorized', 'Missing or wrong Authorization header');
   }
   let text = rawBody;
   if (typeof text !== 'string') {
     const decoded = decodeUtf8(text);
-    if (!decoded.ok) return edgeError(edgeProblem('invalid_utf8'));
+    if (!decoded.ok) {
+      deps.metrics?.webhookReceived(undefined, 'rejected_invalid');
+      return edgeError(edgeProblem('invalid_utf8'));
+    }
     text = decoded.text;
   }
   const parsed = parseJsonText(text);
-  if (!parsed.ok) return edgeError(edgeProblem('invalid_json'));
+  if (!parsed.ok) {
+    deps.metrics?.webhookReceived(undefined, 'rejected_invalid');
+    return edgeError(edgeProblem('invalid_json'));
+  }
   return applyWebhookValue(parsed.value, deps);
 }
 
@@ -87,6 +101,7 @@ export async function handleWebhook(rawBody: string | Uint8Array, headers: Webho
  */
 export async function handleParsedWebhook(value: unknown, headers: WebhookHeaders, deps: WebhookDeps): Promise<WebhookResult> {
   if (!deps.webhookAuth.matches(headerValue(headers.authorization))) {
+    deps.metrics?.webhookReceived(undefined, 'rejected_auth');
     return apiError('unauthorized', 'Missing or wrong Authorization header');
   }
   return applyWebhookValue(value, deps);
@@ -103,28 +118,53 @@ export function isSandboxEvent(event: { environment?: string | null | undefined 
   return typeof event.environment === 'string' && event.environment.toUpperCase() === 'SANDBOX';
 }
 
+/** The `event.type` of a body that failed validation, when it is a string (for the metrics label). */
+const typeOf = (value: unknown): string | undefined => {
+  const type = (value as { event?: { type?: unknown } } | null)?.event?.type;
+  return typeof type === 'string' ? type : undefined;
+};
+
+// Each return counts its outcome where it is known: no wrapper (an extra await per webhook) and no
+// lookup of the answer afterwards.
 async function applyWebhookValue(value: unknown, deps: WebhookDeps): Promise<WebhookResult> {
+  const metrics = deps.metrics;
   let parsed;
   try {
     parsed = parseWebhook(value);
   } catch {
+    metrics?.webhookReceived(typeOf(value), 'rejected_invalid');
     return apiError('invalid_request', 'The webhook body could not be validated', 'body');
   }
   if (!parsed.ok) {
+    metrics?.webhookReceived(typeOf(value), 'rejected_invalid');
     const first = parsed.errors[0];
     return apiError('invalid_request', first?.message ?? 'Invalid webhook body', first?.field ?? 'body');
   }
-  if (!parsed.value.handled) return { status: 200, body: ACKS.ignored };
+  if (!parsed.value.handled) {
+    if (parsed.value.event.type === 'TRANSFER') return applyTransferWebhook(parsed.value.event, deps);
+    metrics?.webhookReceived(parsed.value.event.type, 'unhandled');
+    return { status: 200, body: ACKS.ignored };
+  }
 
   const event = parsed.value.event;
   const sandbox = isSandboxEvent(event);
   const store = sandbox ? deps.sandboxStore : deps.store;
-  if (store === undefined) return { status: 200, body: ACKS.ignored };
+  if (store === undefined) {
+    metrics?.webhookReceived(event.type, 'ignored');
+    return { status: 200, body: ACKS.ignored };
+  }
   let outcome;
+  const start = performance.now();
   try {
     outcome = await store.applyEvent(event, storeContext(deps));
   } catch {
+    metrics?.storeOperation('apply', (performance.now() - start) / 1000);
+    metrics?.webhookReceived(event.type, 'unavailable');
     return apiError('unavailable', 'The subscriber store is unavailable; retry later');
+  }
+  if (metrics !== undefined) {
+    metrics.storeOperation('apply', (performance.now() - start) / 1000);
+    metrics.webhookReceived(event.type, outcome.status);
   }
   if (outcome.status === 'duplicate') return { status: 200, body: ACKS.duplicate };
   // Sandbox events neither move the event clock nor alert anyone.

@@ -127,6 +127,36 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER at_risk_deltas_delete AFTER DELETE ON ${s}.subscribers
         REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.at_risk_deltas_of_delete();`,
   },
+  {
+    version: 3,
+    name: 'checkpoints (named progress markers of long operations); events unique per transaction occurrence; transfers',
+    // occurrence: the core's transactionOccurrenceOf (e.g. 'RENEWAL:<transaction_id>'), so a second
+    // delivery of one transaction under another id is a duplicate. At upgrade the first delivery of
+    // each (lowest seq) gets it; later copies stay NULL, and replay's foldEvents drops them.
+    sql: (s) => `
+      CREATE TABLE ${s}.checkpoints (
+        name text COLLATE "C" PRIMARY KEY,
+        value text NOT NULL
+      );
+      ALTER TABLE ${s}.events ADD COLUMN occurrence text COLLATE "C";
+      UPDATE ${s}.events AS e SET occurrence = firsts.occurrence
+        FROM (
+          SELECT DISTINCT ON (occurrence) seq, occurrence FROM (
+            SELECT seq, CASE WHEN type IN ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE')
+                AND json_typeof(body -> 'transaction_id') = 'string' AND body ->> 'transaction_id' <> ''
+              THEN type || ':' || (body ->> 'transaction_id') END AS occurrence
+            FROM ${s}.events
+          ) AS keyed WHERE occurrence IS NOT NULL ORDER BY occurrence, seq
+        ) AS firsts
+        WHERE e.seq = firsts.seq;
+      CREATE UNIQUE INDEX events_occurrence ON ${s}.events (occurrence) WHERE occurrence IS NOT NULL;
+      -- every TRANSFER applied (deduplication, audit); its effect is in the re-keyed events
+      CREATE TABLE ${s}.transfers (
+        id text COLLATE "C" PRIMARY KEY,
+        event_timestamp_ms bigint NOT NULL,
+        body json NOT NULL
+      );`
+  },
 ];
 
 /** The advisory lock key of migrations (the bytes of "tenure"), the same for every schema. */

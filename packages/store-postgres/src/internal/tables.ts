@@ -15,6 +15,10 @@ export interface Tables {
   meta: string;
   dispatches: string;
   cooldowns: string;
+  /** Named progress markers (version 3). */
+  checkpoints: string;
+  /** Applied TRANSFER events (version 3). */
+  transfers: string;
 }
 
 /** Given a schema name, returns its tables' qualified names. Pure. */
@@ -30,6 +34,8 @@ export function tablesOf(schema: string): Tables {
     meta: `${s}.meta`,
     dispatches: `${s}.dispatches`,
     cooldowns: `${s}.cooldowns`,
+    checkpoints: `${s}.checkpoints`,
+    transfers: `${s}.transfers`,
   };
 }
 

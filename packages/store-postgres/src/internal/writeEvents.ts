@@ -1,10 +1,10 @@
 /**
  * Appending events with their projections in one transaction: the path of every webhook (batched
- * by `WriteBatcher`) and of import. Duplicates are caught by the events table's unique id, also
- * when two replicas insert the same id at once (the second waits for the first to commit, then
- * sees the conflict).
+ * by `WriteBatcher`) and of import. Duplicates are caught by the events table's unique id and
+ * unique transaction occurrence (`transactionOccurrenceOf`), also when two replicas insert the same
+ * one at once (the second waits for the first to commit, then sees the conflict).
  */
-import { applyEvent, compareIds, materializeAtRisk, type ApplyOutcome, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
+import { applyEvent, compareIds, materializeAtRisk, transactionOccurrenceOf, type ApplyOutcome, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
 import { RowColumns, UNNEST_ROWS } from './subscriberRows.js';
 import { prepared } from './prepared.js';
@@ -34,15 +34,15 @@ export function writeEventsSql(t: Tables): WriteEventsSql {
     // (events, activity, replay): concurrent events of one customer never lose an update.
     insertAndLock: `
       WITH ins AS (
-        INSERT INTO ${t.events} (seq, id, customer_id, type, event_timestamp_ms, body)
-        SELECT seq, id, customer_id, type, at, body
+        INSERT INTO ${t.events} (seq, id, occurrence, customer_id, type, event_timestamp_ms, body)
+        SELECT seq, id, occurrence, customer_id, type, at, body
         FROM (
           SELECT nextval(${sqlLiteral(`${t.events}_seq_seq`)}::regclass) AS seq, u.*
-          FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::json[]) WITH ORDINALITY AS u(id, customer_id, type, at, body, arrival)
+          FROM unnest($1::text[], $6::text[], $2::text[], $3::text[], $4::bigint[], $5::json[]) WITH ORDINALITY AS u(id, occurrence, customer_id, type, at, body, arrival)
           ORDER BY arrival
         ) AS numbered
         ORDER BY id COLLATE "C"
-        ON CONFLICT (id) DO NOTHING
+        ON CONFLICT DO NOTHING
         RETURNING id, customer_id
       ), locks AS (
         SELECT ${t.customerLock('customer_id')}
@@ -66,20 +66,31 @@ export function writeEventsSql(t: Tables): WriteEventsSql {
  * Inside an open transaction on `client`: stores the events not seen before, applies them in
  * order to their subscribers (read after taking the customers' locks, so the read is current),
  * materializes each changed subscriber's at-risk row at the latest `now` of its events, and writes
- * them. Resolves with one outcome per write, in order; a repeated id inside the batch is a
- * duplicate of its first occurrence.
+ * them. Resolves with one outcome per write, in order; a repeated id or transaction occurrence
+ * inside the batch is a duplicate of its first write.
  */
 export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, writes: readonly EventWrite[], config: TenureConfig): Promise<ApplyOutcome[]> {
-  const firstOf = new Map<string, number>();
+  // The first write of each id and of each transaction occurrence in the batch; the rest are duplicates.
+  const firstOf = new Set<string>();
+  const firstOccurrence = new Set<string>();
+  const sent = new Set<number>();
   const ids: string[] = [];
+  const occurrences: (string | null)[] = [];
   const customers: string[] = [];
   const types: string[] = [];
   const ats: number[] = [];
   const bodies: string[] = [];
   writes.forEach(({ event }, i) => {
     if (firstOf.has(event.id)) return;
-    firstOf.set(event.id, i);
+    firstOf.add(event.id);
+    const occurrence = transactionOccurrenceOf(event) ?? null;
+    if (occurrence !== null) {
+      if (firstOccurrence.has(occurrence)) return;
+      firstOccurrence.add(occurrence);
+    }
+    sent.add(i);
     ids.push(event.id);
+    occurrences.push(occurrence);
     customers.push(event.app_user_id);
     types.push(event.type);
     ats.push(event.event_timestamp_ms);
@@ -87,7 +98,7 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
   });
 
   const inserted = new Set<string>();
-  const { rows } = await client.query<{ id: string }>(prepared(sql.insertAndLock, [ids, customers, types, ats, bodies]));
+  const { rows } = await client.query<{ id: string }>(prepared(sql.insertAndLock, [ids, customers, types, ats, bodies, occurrences]));
   for (const row of rows) inserted.add(row.id);
 
   const current = new Map<string, Subscriber | undefined>();
@@ -97,7 +108,7 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
   const changedAt = new Map<string, number>();
   const outcomes = writes.map(({ event, now }, i): ApplyOutcome => {
     const customer = event.app_user_id;
-    if (firstOf.get(event.id) !== i || !inserted.has(event.id)) return { status: 'duplicate', subscriber: current.get(customer) };
+    if (!sent.has(i) || !inserted.has(event.id)) return { status: 'duplicate', subscriber: current.get(customer) };
     const subscriber = applyEvent(current.get(customer), event);
     current.set(customer, subscriber);
     changedAt.set(customer, Math.max(now, changedAt.get(customer) ?? now));

@@ -36,11 +36,31 @@
  *                 kept by triggers on subscribers in the same transaction, so a total sums at
  *                 most 101 rows per state whatever the number of subscribers
  * ```
+ *
+ * Version 3 (checkpoints, per-transaction dedupe, transfers):
+ *
+ * ```
+ * checkpoints     name TEXT PRIMARY KEY, value TEXT   named progress markers of long operations
+ *                                                     (backfill), see CheckpointStore
+ * events          + occurrence TEXT                   the core's transactionOccurrenceOf (e.g.
+ *                   unique where not null             'RENEWAL:<transaction_id>'): a second delivery
+ *                                                     of one transaction under another id is a
+ *                                                     duplicate. Filled at upgrade for the first
+ *                                                     delivery of each (later copies stay NULL and
+ *                                                     are dropped by foldEvents on replay)
+ * transfers       id TEXT PRIMARY KEY,                every TRANSFER applied (deduplication, audit);
+ *                 event_timestamp_ms, body            its effect is in the re-keyed events
+ * ```
  */
 import type Database from 'better-sqlite3';
 
 /** Thrown for a file written by a newer schema; its message is the one line to show. */
 export class SchemaVersionError extends Error {}
+
+/** The core's `transactionOccurrenceOf` of an `events` row, in SQL (for rows stored before version 3). */
+const OCCURRENCE_SQL = `(CASE WHEN type IN ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE')
+    AND json_type(body, '$.transaction_id') = 'text' AND json_extract(body, '$.transaction_id') <> ''
+    THEN type || ':' || json_extract(body, '$.transaction_id') END)`;
 
 /** Each entry moves the schema from version `index` to `index + 1`; append, never edit. */
 export const MIGRATIONS: readonly string[] = [
@@ -118,6 +138,16 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER at_risk_totals_delete AFTER DELETE ON subscribers BEGIN
     UPDATE at_risk_totals SET count = count - 1, cents = cents - OLD.monthly_value_cents WHERE state = OLD.state AND score = OLD.score;
   END;
+  `,
+  `
+  CREATE TABLE checkpoints (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+  ALTER TABLE events ADD COLUMN occurrence TEXT;
+  UPDATE events SET occurrence = ${OCCURRENCE_SQL}
+    WHERE seq IN (SELECT min(seq) FROM events WHERE ${OCCURRENCE_SQL} IS NOT NULL GROUP BY ${OCCURRENCE_SQL});
+  CREATE UNIQUE INDEX events_occurrence ON events (occurrence) WHERE occurrence IS NOT NULL;
+
+  CREATE TABLE transfers (id TEXT PRIMARY KEY, event_timestamp_ms INTEGER NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
   `,
 ];
 

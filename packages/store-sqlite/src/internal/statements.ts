@@ -35,7 +35,8 @@ type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 
 /** The statements of one connection. */
 export interface Statements {
-  insertEvent: Stmt<[string, string, string, number, string]>;
+  /** id, occurrence (`transactionOccurrenceOf`, or null), customer, type, time, body; no change on a duplicate id or occurrence. */
+  insertEvent: Stmt<[string, string | null, string, string, number, string]>;
   getStored: Stmt<[string], StoredSubscriber>;
   insertSubscriber: Stmt<unknown[]>;
   due: Stmt<[number, number], StoredSubscriber>;
@@ -55,8 +56,8 @@ export interface Statements {
 /** Given an open, migrated database, returns its prepared statements. */
 export function prepareStatements(db: Database.Database): Statements {
   return {
-    insertEvent: db.prepare<[string, string, string, number, string]>(
-      'INSERT INTO events (id, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+    insertEvent: db.prepare<[string, string | null, string, string, number, string]>(
+      'INSERT INTO events (id, occurrence, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
     ),
     getStored: db.prepare<[string], StoredSubscriber>(`SELECT ${STORED_COLUMNS} FROM subscribers WHERE customer_id = ?`),
     // The caller has just read the subscriber, so it knows whether to insert or update (an upsert

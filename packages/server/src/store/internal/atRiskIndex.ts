@@ -91,6 +91,18 @@ export class AtRiskIndex<R extends IndexedRow> {
     }
   }
 
+  /** Removes an indexed row from every index (its heap node goes stale by itself). */
+  remove(row: R): void {
+    this.byState[row.state].delete(row);
+    this.cells.leave(row);
+    this.rows--;
+    if (row.rescoreAt !== null) {
+      this.queued--;
+      row.rescoreAt = null;
+      this.due.compactIfSparse(this.queued);
+    }
+  }
+
   /** Replaces every index with the given rows (after re-materializing them all), in O(n log n). */
   rebuild(rows: readonly R[]): void {
     this.byState = AtRiskIndex.emptyLists<R>(byRisk);

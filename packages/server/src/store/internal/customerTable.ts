@@ -1,5 +1,5 @@
 /**
- * The memory store's state, all synchronous: the event log, the applied ids, one entry per
+ * The memory store's state, all synchronous: the event log, the applied ids and transaction occurrences, one entry per
  * customer (subscriber, reported activity, latest event, materialized row) and the at-risk
  * indexes over the entries. The store wraps it in the async port; keeping every operation
  * synchronous here is what makes each one atomic.
@@ -9,6 +9,7 @@ import {
   atRiskMinScore,
   bandFor,
   configFingerprint,
+  foldEvents,
   materializeAtRisk,
   positionIn,
   recordActivity,
@@ -21,6 +22,10 @@ import {
   type StoreContext,
   type Subscriber,
   type TenureConfig,
+  transactionOccurrenceOf,
+  transferOf,
+  type TransferEvent,
+  type TransferOutcome,
 } from '@tenure/core';
 import { AtRiskIndex, type IndexedRow } from './atRiskIndex.js';
 import { bandRange } from './bandRange.js';
@@ -42,15 +47,21 @@ export class CustomerTable {
   readonly entries = new Map<string, CustomerEntry>();
   readonly log = new EventLog<HandledEvent>();
   private readonly ids = new Set<string>();
+  /** `transactionOccurrenceOf` of every applied event that has one. */
+  private readonly occurrences = new Set<string>();
+  /** Ids of the TRANSFER events applied. */
+  private readonly transfers = new Set<string>();
   private readonly index = new AtRiskIndex<CustomerEntry>();
   /** `list()` order; dropped when a customer is added. */
   private sorted: CustomerEntry[] | null = null;
   private fingerprint: string | null = null;
   private lastConfig: TenureConfig | null = null;
 
-  /** Whether an event with this id was applied. */
-  has(eventId: string): boolean {
-    return this.ids.has(eventId);
+  /** Whether an event with this id, or another delivery of its transaction occurrence, was applied. */
+  has(event: HandledEvent): boolean {
+    if (this.ids.has(event.id)) return true;
+    const occurrence = transactionOccurrenceOf(event);
+    return occurrence !== undefined && this.occurrences.has(occurrence);
   }
 
   /** Re-materializes every row when `ctx.config` differs from the configuration the rows were built with. */
@@ -75,6 +86,8 @@ export class CustomerTable {
   /** Appends a new event (the caller checked its id) and applies it; returns the subscriber. */
   apply(event: HandledEvent, ctx: StoreContext): Subscriber {
     this.ids.add(event.id);
+    const occurrence = transactionOccurrenceOf(event);
+    if (occurrence !== undefined) this.occurrences.add(occurrence);
     const existing = this.entries.get(event.app_user_id);
     const subscriber = applyEvent(existing?.subscriber, event);
     if (existing !== undefined) {
@@ -83,6 +96,12 @@ export class CustomerTable {
       this.materialize(existing, ctx);
       return subscriber;
     }
+    this.addEntry(subscriber, this.log.append(event, NO_EVENT), null, ctx);
+    return subscriber;
+  }
+
+  /** Adds a customer not in the table yet, with its row materialized at `ctx.now`. */
+  private addEntry(subscriber: Subscriber, lastSeq: number, reported: number | null, ctx: StoreContext): CustomerEntry {
     const { row } = materializeAtRisk(subscriber, ctx.now, ctx.config);
     const entry: CustomerEntry = {
       id: subscriber.customer_id,
@@ -94,13 +113,51 @@ export class CustomerTable {
       rescoreAt: row.rescore_at,
       top: row.top,
       assessedAt: ctx.now,
-      reported: null,
-      lastSeq: this.log.append(event, NO_EVENT),
+      reported,
+      lastSeq,
     };
     this.entries.set(entry.id, entry);
     this.index.add(entry);
     this.sorted = null;
-    return subscriber;
+    return entry;
+  }
+
+  /**
+   * Applies a TRANSFER unless its id was seen: the senders' event chains join the receiver's (each
+   * event re-keyed to it), the receiver is folded again with the latest reported activity of all
+   * of them, and the senders' entries leave the table and the indexes.
+   */
+  transfer(event: TransferEvent, ctx: StoreContext): TransferOutcome {
+    if (this.transfers.has(event.id)) return { status: 'duplicate' };
+    this.transfers.add(event.id);
+    const { from, to } = transferOf(event);
+    const receiver = to[0];
+    const target = receiver === undefined ? undefined : this.entries.get(receiver);
+    const senders = receiver === undefined ? [] : from.flatMap((id) => this.entries.get(id) ?? []);
+    if (receiver === undefined || senders.length === 0) return { status: 'applied', receiver, moved: 0, subscriber: target?.subscriber };
+    const seqs = [...(target === undefined ? [] : this.log.seqsOf(target.lastSeq))];
+    let moved = 0;
+    let reported = target?.reported ?? null;
+    for (const sender of senders) {
+      const own = this.log.seqsOf(sender.lastSeq);
+      moved += own.length;
+      seqs.push(...own);
+      if (sender.reported !== null) reported = reported === null ? sender.reported : Math.max(reported, sender.reported);
+      this.entries.delete(sender.id);
+      this.index.remove(sender);
+    }
+    this.sorted = null;
+    const lastSeq = this.log.merge(seqs, (e) => ({ ...e, app_user_id: receiver }));
+    if (target !== undefined) {
+      target.lastSeq = lastSeq;
+      target.reported = reported;
+      this.rebuild(target, ctx);
+      return { status: 'applied', receiver, moved, subscriber: target.subscriber };
+    }
+    const folded = foldEvents([...this.log.chain(lastSeq)])!; // at least one event moved
+    const subscriber = reported === null ? folded : recordActivity(folded, reported);
+    this.addEntry(subscriber, lastSeq, reported, ctx);
+    return { status: 'applied', receiver, moved, subscriber };
   }
 
   /** Keeps the latest reported activity and applies it; undefined (nothing kept) for an unknown customer. */

@@ -46,6 +46,28 @@ export class EventLog<T> {
     for (let seq = latest; seq !== NO_EVENT; seq = this.previous[seq]!) yield this.get(seq);
   }
 
+  /** Given a customer's latest seq, returns the seqs of its chain (any order). */
+  seqsOf(latest: number): number[] {
+    const seqs: number[] = [];
+    for (let seq = latest; seq !== NO_EVENT; seq = this.previous[seq]!) seqs.push(seq);
+    return seqs;
+  }
+
+  /**
+   * Given the seqs of several chains, makes them one chain in storage order, rewriting each stored
+   * event with `rewrite`; returns the new chain's latest seq (NO_EVENT for none).
+   */
+  merge(seqs: readonly number[], rewrite: (event: T) => T): number {
+    const sorted = [...seqs].sort((a, b) => a - b);
+    let latest = NO_EVENT;
+    for (const seq of sorted) {
+      this.texts[seq] = JSON.stringify(rewrite(this.get(seq)));
+      this.previous[seq] = latest;
+      latest = seq;
+    }
+    return latest;
+  }
+
   /** Every event in storage order (events appended while iterating are included). */
   *all(): Generator<T, void, undefined> {
     for (let seq = 0; seq < this.texts.length; seq++) yield this.get(seq);

@@ -1,0 +1,64 @@
+/**
+ * The contract of per-transaction deduplication: a purchase, renewal, one-time purchase or billing
+ * failure delivered under a second id (the data import's and the webhook's copy of one period) is a
+ * duplicate, alone, in a batch and concurrently; other types stay unique by id only.
+ */
+import { DEFAULT_CONFIG, foldEvents, type HandledEvent, type StoreContext } from '@tenure/core';
+import { describe, expect, it } from 'vitest';
+import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
+import { DAY_MS, T0, buildEvent, collect } from './storeFixtures.js';
+
+const ctx: StoreContext = { now: T0 + 90 * DAY_MS, config: DEFAULT_CONFIG };
+
+/** The import's copy (`export:<txn>:<type>`) and the webhook's copy (`rc-<txn>`) of one transaction. */
+const both = (type: HandledEvent['type'], txn: string, customer: string, at: number, extra: Record<string, unknown> = {}): [HandledEvent, HandledEvent] => [
+  buildEvent(type, `export:${txn}:${type}`, customer, at, { transaction_id: txn, ...extra }),
+  buildEvent(type, `rc-${txn}-${type}`, customer, at, { transaction_id: txn, ...extra }),
+];
+
+/** Registers the per-transaction tests. */
+export function describeOccurrenceContract(factory: StoreFactory, options: ResolvedContractOptions): void {
+  const timeout = options.timeoutMs;
+
+  describe('one transaction counts once', () => {
+    it('answers duplicate for a renewal or billing failure of a transaction already stored under another id', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const [importedBuy, webhookBuy] = both('INITIAL_PURCHASE', 'al1', 'alice', T0);
+        const [importedRenewal, webhookRenewal] = both('RENEWAL', 'al2', 'alice', T0 + 30 * DAY_MS);
+        const [importedFailure, webhookFailure] = both('BILLING_ISSUE', 'al2', 'alice', T0 + 59 * DAY_MS);
+        for (const e of [importedBuy, importedRenewal, importedFailure]) expect((await store.applyEvent(e, ctx)).status).toBe('applied');
+        const before = await store.get('alice');
+        for (const e of [webhookBuy, webhookRenewal, webhookFailure]) expect(await store.applyEvent(e, ctx)).toEqual({ status: 'duplicate', subscriber: before });
+        expect(before).toMatchObject({ renewals: 1, billing_failures: 1 });
+        expect(await store.eventCount()).toBe(3);
+        expect((await collect(store.records())).map((r) => (r.kind === 'event' ? r.event.id : r.kind))).toEqual([importedBuy.id, importedRenewal.id, importedFailure.id]);
+        expect(await store.get('alice')).toEqual(foldEvents([webhookBuy, webhookRenewal, webhookFailure, importedBuy, importedRenewal, importedFailure].filter((e) => e.id.startsWith('export:'))));
+      }),
+    );
+
+    it('keeps the first of two copies inside one batch, and counts distinct transactions and other types by id', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const [a, b] = both('RENEWAL', 't2', 'bob', T0 + 30 * DAY_MS);
+        const other = buildEvent('RENEWAL', 'rc-t3', 'bob', T0 + 60 * DAY_MS, { transaction_id: 't3' });
+        const noTxn = buildEvent('RENEWAL', 'rc-none', 'bob', T0 + 61 * DAY_MS);
+        const cancel1 = buildEvent('CANCELLATION', 'c1', 'bob', T0 + 62 * DAY_MS, { transaction_id: 't3', cancel_reason: 'UNSUBSCRIBE' });
+        const cancel2 = buildEvent('CANCELLATION', 'c2', 'bob', T0 + 63 * DAY_MS, { transaction_id: 't3', cancel_reason: 'UNSUBSCRIBE' });
+        const sameTxnOtherType = buildEvent('BILLING_ISSUE', 'bi-t3', 'bob', T0 + 64 * DAY_MS, { transaction_id: 't3' });
+        const statuses = await store.applyEvents([a, b, other, noTxn, cancel1, cancel2, sameTxnOtherType, b], ctx);
+        expect(statuses).toEqual(['applied', 'duplicate', 'applied', 'applied', 'applied', 'applied', 'applied', 'duplicate']);
+        expect(await store.get('bob')).toMatchObject({ renewals: 3, billing_failures: 1 });
+        expect(await store.eventCount()).toBe(6);
+      }),
+    );
+
+    it('applies exactly one of two copies delivered at the same moment', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const copies = Array.from({ length: 6 }, (_, i) => buildEvent('RENEWAL', `copy-${i}`, 'carol', T0 + 30 * DAY_MS, { transaction_id: 'c2' }));
+        const outcomes = await Promise.all(copies.map((e) => store.applyEvent(e, ctx)));
+        expect(outcomes.filter((o) => o.status === 'applied')).toHaveLength(1);
+        expect((await store.get('carol'))?.renewals).toBe(1);
+        expect(await store.eventCount()).toBe(1);
+      }),
+    );
+  });
+}
