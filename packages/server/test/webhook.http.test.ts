@@ -24,10 +24,24 @@ describe.each<Mode>(['listener', 'express'])('POST /webhook (%s)', (mode) => {
 
   it('answers 200 "ignored" for an unhandled or unknown type and stores nothing', async () => {
     await start();
-    expect((await app.webhook(fixture('transfer'))).body).toEqual({ ok: true, result: 'ignored' });
     expect((await app.webhook(fixture('test'))).body).toEqual({ ok: true, result: 'ignored' });
     expect((await app.webhook({ event: { type: 'SOMETHING_NEW', whatever: [1] } })).body).toEqual({ ok: true, result: 'ignored' });
     expect(await app.store.count()).toBe(0);
+  });
+
+  it('applies a TRANSFER through the store: the sender history moves to the receiver, a repeat is a duplicate', async () => {
+    await start();
+    await app.webhook(fixture('initial_purchase', { id: 'buy-1', app_user_id: 'user_1234' }));
+    await app.webhook(fixture('renewal', { id: 'renew-1', app_user_id: 'user_1234' }));
+    expect((await app.webhook(fixture('transfer'))).body).toEqual({ ok: true, result: 'applied' });
+    expect(await app.store.get('user_1234')).toBeUndefined();
+    expect(await app.store.get('user_5678')).toMatchObject({ customer_id: 'user_5678', renewals: 1, event_count: 2 });
+    expect((await app.webhook(fixture('transfer'))).body).toEqual({ ok: true, result: 'duplicate' });
+    const bad = fixture('transfer', { id: 'tr-bad' });
+    delete bad.event['transferred_to'];
+    const res = await app.webhook(bad);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', field: 'event.transferred_to' });
   });
 
   it('answers 400 invalid_json for malformed JSON', async () => {

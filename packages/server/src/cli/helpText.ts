@@ -8,6 +8,8 @@ Commands:
               config change); safe while the service runs
   export      Write the stored events and reported activity as NDJSON
   import      Read NDJSON events into the store (idempotent: duplicates are counted, not applied)
+  backfill    Read a RevenueCat project's customers over API v2 into the store (resumable;
+              the key from REVENUECAT_API_KEY)
 
 Each command takes --store / DATABASE_URL (default sqlite:./data/tenure.db) and --help.
 
@@ -19,7 +21,8 @@ Options:
 export const SERVE_HELP = `Usage: tenure serve [options]
 
 Run the retention service: POST /webhook receives the billing service's (RevenueCat's) webhooks,
-/api/* serves scores, recommendations, at-risk lists and dispatch, GET /health and /openapi.json.
+/api/* serves scores, recommendations, at-risk lists and dispatch, GET /health, /openapi.json and
+/metrics (Prometheus).
 Every option can be given as a flag or as an environment variable; a flag wins.
 
 Options (flag | environment variable | default):
@@ -28,7 +31,8 @@ Options (flag | environment variable | default):
   --webhook-auth-key <value>    BILLING_WEBHOOK_AUTH_KEY   unset: webhook auth is OFF (development mode)
         The exact Authorization header value configured in the billing service, compared in constant time.
   --api-key <key>               TENURE_API_KEY             unset: /api/* is OPEN (development mode)
-        /api/* then requires "Authorization: Bearer <key>".
+        /api/* then requires "Authorization: Bearer <key>", and so does GET /metrics unless public.
+  --metrics-public              METRICS_PUBLIC=true        off: GET /metrics (Prometheus) needs the API key when one is set
   --store <spec>                DATABASE_URL               sqlite:./data/tenure.db
         memory: in process, lost on restart (tests, trying things out).
         sqlite:PATH: one file (the directory is created on first run); events, subscribers, the

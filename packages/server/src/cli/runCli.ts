@@ -7,6 +7,7 @@ import { createSlackNotifier } from '../notify/slackNotifier.js';
 import { createSmtpNotifier } from '../notify/smtpNotifier.js';
 import { startRetentionServer, type RunningRetentionServer } from '../server/startRetentionServer.js';
 import { describeStoreSpec, errorLine, openStore, parseStoreSpec, redactStoreText, sandboxStoreSpec } from '../store/openStore.js';
+import { runBackfillCommand } from '../backfill/runBackfillCommand.js';
 import { runDataCommand } from './dataCommands.js';
 import { MAIN_HELP, SERVE_HELP } from './helpText.js';
 import { parseServeArgs, type ServeConfig } from './serveConfig.js';
@@ -31,7 +32,7 @@ const describeClock = (c: ServeConfig['clock']) => (c.kind === 'fixed' ? new Dat
 
 /**
  * Given the arguments (without node and script), the environment and the io, runs the command:
- * `serve` resolves once the service listens; `replay`, `export` and `import` once done;
+ * `serve` resolves once the service listens; `replay`, `export`, `import` and `backfill` once done;
  * `--help`/`--version` print and resolve with code 0; bad input prints the error and resolves with
  * code 2; a store that cannot be opened (or a port that cannot be bound) prints one line and
  * resolves with code 1.
@@ -44,6 +45,7 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
   if (command === '--version' || command === '-v') return io.stdout(`${VERSION}\n`), { code: 0 };
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return io.stdout(MAIN_HELP), { code: 0 };
   if (command === 'replay' || command === 'export' || command === 'import') return runDataCommand(command, rest, env, io);
+  if (command === 'backfill') return { code: await runBackfillCommand(rest, env, io) };
   if (command !== 'serve') return io.stderr(`Unknown command "${command}".\n\n${MAIN_HELP}`), { code: 2 };
 
   const parsed = parseServeArgs(rest, env);
@@ -78,6 +80,7 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
       serviceName: c.serviceName,
       webhookAuthKey: c.webhookAuthKey,
       apiKey: c.apiKey,
+      metricsPublic: c.metricsPublic,
       clock: clockFromSpec(c.clock),
       logger,
       notifiers,

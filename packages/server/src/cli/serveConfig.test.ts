@@ -28,6 +28,7 @@ describe('parseServeArgs', () => {
       cooldownMs: 86_400_000,
       autoDispatch: true,
       logLevel: 'info',
+      metricsPublic: false,
       shutdownTimeoutMs: 10_000,
     });
   });
@@ -50,6 +51,7 @@ describe('parseServeArgs', () => {
       ALERT_COOLDOWN_HOURS: '1',
       TENURE_AUTO_DISPATCH: 'false',
       LOG_LEVEL: 'warn',
+      METRICS_PUBLIC: 'true',
     });
     expect(c).toEqual({
       port: 8080,
@@ -65,6 +67,7 @@ describe('parseServeArgs', () => {
       cooldownMs: 3_600_000,
       autoDispatch: false,
       logLevel: 'warn',
+      metricsPublic: true,
       shutdownTimeoutMs: 2500,
     });
   });
@@ -78,6 +81,12 @@ describe('parseServeArgs', () => {
       autoDispatch: false,
       store: 'memory',
     });
+  });
+
+  it('opens /metrics with --metrics-public or METRICS_PUBLIC=true|1, and not with false', () => {
+    expect(config(['--metrics-public'], {}).metricsPublic).toBe(true);
+    expect(config([], { METRICS_PUBLIC: '1' }).metricsPublic).toBe(true);
+    expect(config([], { METRICS_PUBLIC: 'false' }).metricsPublic).toBe(false);
   });
 
   it('treats an empty variable as unset', () => {
@@ -98,6 +107,7 @@ describe('parseServeArgs', () => {
     [[], { SLACK_WEBHOOK_URL: 'hooks.slack.com' }, /SLACK_WEBHOOK_URL/],
     [['--alert-rate=-1'], {}, /ALERT_RATE_PER_SECOND/],
     [['--log-level', 'loud'], {}, /LOG_LEVEL/],
+    [[], { METRICS_PUBLIC: 'yes' }, /METRICS_PUBLIC/],
     [['--shutdown-timeout-ms', '1.5'], {}, /TENURE_SHUTDOWN_TIMEOUT_MS/],
     [[], { TENURE_SHUTDOWN_TIMEOUT_MS: '-1' }, /--shutdown-timeout-ms/],
     [['--bogus'], {}, /bogus/],

@@ -21,6 +21,8 @@ export interface ServeConfig {
   cooldownMs: number;
   autoDispatch: boolean;
   logLevel: string;
+  /** `GET /metrics` without the API key (METRICS_PUBLIC). */
+  metricsPublic: boolean;
   /** The bound of a graceful shutdown (ms). */
   shutdownTimeoutMs: number;
 }
@@ -43,6 +45,7 @@ const OPTIONS = {
   'alert-cooldown-hours': { type: 'string' },
   'no-auto-dispatch': { type: 'boolean' },
   'log-level': { type: 'string' },
+  'metrics-public': { type: 'boolean' },
   'shutdown-timeout-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -103,6 +106,10 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
   const logLevel = pick(values['log-level'], env['LOG_LEVEL']) ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) return fail(`--log-level / LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const publicEnv = env['METRICS_PUBLIC']?.toLowerCase();
+  if (publicEnv !== undefined && publicEnv !== '' && !['true', 'false', '1', '0'].includes(publicEnv)) return fail('METRICS_PUBLIC must be true or false');
+  const metricsPublic = values['metrics-public'] === true || publicEnv === 'true' || publicEnv === '1';
+
   const shutdownText = pick(values['shutdown-timeout-ms'], env['TENURE_SHUTDOWN_TIMEOUT_MS']) ?? '10000';
   const shutdownTimeoutMs = Number(shutdownText);
   if (!/^\d+$/.test(shutdownText) || shutdownTimeoutMs > 3_600_000) {
@@ -126,6 +133,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       cooldownMs: Math.round(cooldownHours * 3_600_000),
       autoDispatch,
       logLevel,
+      metricsPublic,
       shutdownTimeoutMs,
     },
   };

@@ -9,14 +9,41 @@
  * (expiration, refund) are emitted by `finish`, which keeps one row per subscription, not one
  * per transaction. Pure (no I/O, no clock: the export's instant is a parameter).
  */
+import type { HandledEvent } from '@tenure/core';
 import type { ExportRow } from './exportRow.js';
 
-/** A webhook event body (`event` of `{ api_version, event }`), before `parseWebhook` checks it. */
-export type DerivedEvent = Record<string, unknown> & { type: string; id: string; app_user_id: string; event_timestamp_ms: number };
+/**
+ * A webhook event body (`event` of `{ api_version, event }`) as the core's `parseWebhook` returns it
+ * for a handled type. Derived events are not parsed again: every field comes from a row
+ * `parseExportRow` checked (identifiers, instants in range, finite numbers), and a property test
+ * (`test/import/deriveEvents.property.test.ts`) holds that every event derived from any row it
+ * accepts passes `parseWebhook` and equals what it returns.
+ */
+export type DerivedEvent = HandledEvent;
 
-/** The fields every event of one row carries. */
-function baseFields(row: ExportRow, type: string, kind: string, at: number): DerivedEvent {
-  return {
+/** The kinds an event id is made of (`export:<store_transaction_id>:<kind>`), one per derived event of a row. */
+const EVENT_KINDS = [
+  'INITIAL_PURCHASE',
+  'RENEWAL',
+  'NON_RENEWING_PURCHASE',
+  'CANCELLATION:UNSUBSCRIBE',
+  'CANCELLATION:CUSTOMER_SUPPORT',
+  'CANCELLATION:BILLING_ERROR',
+  'SUBSCRIPTION_PAUSED',
+  'BILLING_ISSUE',
+  'EXPIRATION',
+] as const;
+type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Bytes an event id adds to `store_transaction_id` at most: the row check keeps every derived id within `MAX_ID_BYTES`. */
+export const EVENT_ID_OVERHEAD = 'export:'.length + 1 + Math.max(...EVENT_KINDS.map((k) => k.length));
+
+/** An event under construction: the fields of one row, mutable until it is handed out. */
+type Draft = Record<string, unknown> & { type: string; id: string; app_user_id: string; event_timestamp_ms: number };
+
+/** The fields every event of one row carries: one object per event, extra fields assigned, not spread. */
+function baseFields(row: ExportRow, type: HandledEvent['type'], kind: EventKind, at: number): Draft {
+  const event: Draft = {
     type,
     id: `export:${row.store_transaction_id}:${kind}`,
     event_timestamp_ms: at,
@@ -39,22 +66,31 @@ function baseFields(row: ExportRow, type: string, kind: string, at: number): Der
     price_in_purchased_currency: row.purchase_price_in_purchased_currency ?? row.price_in_purchased_currency,
     tax_percentage: row.tax_percentage,
     commission_percentage: row.commission_percentage,
-    ...(row.takehome_percentage === null ? {} : { takehome_percentage: row.takehome_percentage }),
-    ...(row.country === null ? {} : { country_code: row.country }),
     renewal_number: row.renewal_number,
   };
+  if (row.takehome_percentage !== null) event['takehome_percentage'] = row.takehome_percentage;
+  if (row.country !== null) event['country_code'] = row.country;
+  return event;
 }
 
+/** The drafts handed out as the handled events they are (see `DerivedEvent`). */
+const handled = (drafts: Draft[]): DerivedEvent[] => drafts as unknown as DerivedEvent[];
+
 /** The refund of a row: CANCELLATION `CUSTOMER_SUPPORT` at `refunded_at`, the gross price negated. */
-function refundOf(row: ExportRow): DerivedEvent {
+function refundOf(row: ExportRow): Draft {
   const gross = row.purchase_price_in_usd ?? row.price_in_usd;
   const grossLocal = row.purchase_price_in_purchased_currency ?? row.price_in_purchased_currency;
-  return {
-    ...baseFields(row, 'CANCELLATION', 'CANCELLATION:CUSTOMER_SUPPORT', row.refunded_at ?? row.start_time),
-    cancel_reason: 'CUSTOMER_SUPPORT',
-    price: gross === null ? null : -Math.abs(gross),
-    price_in_purchased_currency: grossLocal === null ? null : -Math.abs(grossLocal),
-  };
+  const event = baseFields(row, 'CANCELLATION', 'CANCELLATION:CUSTOMER_SUPPORT', row.refunded_at ?? row.start_time);
+  event['cancel_reason'] = 'CUSTOMER_SUPPORT';
+  event['price'] = gross === null ? null : -Math.abs(gross);
+  event['price_in_purchased_currency'] = grossLocal === null ? null : -Math.abs(grossLocal);
+  return event;
+}
+
+/** A draft with one more field. */
+function withField(event: Draft, field: string, value: unknown): Draft {
+  event[field] = value;
+  return event;
 }
 
 /**
@@ -73,27 +109,27 @@ export function eventsOfRow(row: ExportRow): DerivedEvent[] {
     const purchase = baseFields(row, 'NON_RENEWING_PURCHASE', 'NON_RENEWING_PURCHASE', row.start_time);
     // A one-time purchase is its own latest transaction: its refund is the CANCELLATION the
     // billing service sends for a refunded non-renewing purchase.
-    return row.refunded_at === null ? [purchase] : [purchase, refundOf(row)];
+    return handled(row.refunded_at === null ? [purchase] : [purchase, refundOf(row)]);
   }
-  const out: DerivedEvent[] = [];
+  const out: Draft[] = [];
   if (row.renewal_number === 1) out.push(baseFields(row, 'INITIAL_PURCHASE', 'INITIAL_PURCHASE', row.start_time));
-  else out.push({ ...baseFields(row, 'RENEWAL', 'RENEWAL', row.start_time), is_trial_conversion: row.is_trial_conversion });
+  else out.push(withField(baseFields(row, 'RENEWAL', 'RENEWAL', row.start_time), 'is_trial_conversion', row.is_trial_conversion));
   if (row.unsubscribe_detected_at !== null) {
-    out.push({ ...baseFields(row, 'CANCELLATION', 'CANCELLATION:UNSUBSCRIBE', row.unsubscribe_detected_at), cancel_reason: 'UNSUBSCRIBE' });
+    out.push(withField(baseFields(row, 'CANCELLATION', 'CANCELLATION:UNSUBSCRIBE', row.unsubscribe_detected_at), 'cancel_reason', 'UNSUBSCRIBE'));
   }
   if (row.auto_resume_time !== null) {
     // A pause is a fact of its period whether or not a later one resumed it. The export does not
     // say when it was asked for; the row's last change (capped to the period's end) is the closest.
     const end = Math.max(row.effective_end_time ?? row.end_time ?? row.start_time, row.start_time);
     const at = Math.max(Math.min(row.updated_at ?? row.start_time, end), row.start_time);
-    out.push({ ...baseFields(row, 'SUBSCRIPTION_PAUSED', 'SUBSCRIPTION_PAUSED', at), auto_resume_at_ms: row.auto_resume_time });
+    out.push(withField(baseFields(row, 'SUBSCRIPTION_PAUSED', 'SUBSCRIPTION_PAUSED', at), 'auto_resume_at_ms', row.auto_resume_time));
   }
   if (row.billing_issues_detected_at !== null) {
     const at = row.billing_issues_detected_at;
-    out.push({ ...baseFields(row, 'BILLING_ISSUE', 'BILLING_ISSUE', at), grace_period_expiration_at_ms: row.grace_period_end_time });
-    out.push({ ...baseFields(row, 'CANCELLATION', 'CANCELLATION:BILLING_ERROR', at), cancel_reason: 'BILLING_ERROR' });
+    out.push(withField(baseFields(row, 'BILLING_ISSUE', 'BILLING_ISSUE', at), 'grace_period_expiration_at_ms', row.grace_period_end_time));
+    out.push(withField(baseFields(row, 'CANCELLATION', 'CANCELLATION:BILLING_ERROR', at), 'cancel_reason', 'BILLING_ERROR'));
   }
-  return out;
+  return handled(out);
 }
 
 /** Why the latest transaction of a subscription ended (the EXPIRATION's `expiration_reason`). */
@@ -119,11 +155,11 @@ function expirationReason(row: ExportRow): string {
  * eventsOfLatestRow(row, Date.parse('2026-03-01T00:00:00Z')).map((e) => e.type); // ['EXPIRATION']
  */
 export function eventsOfLatestRow(row: ExportRow, asOf: number): DerivedEvent[] {
-  const out: DerivedEvent[] = [];
+  const out: Draft[] = [];
   const end = Math.max(row.effective_end_time ?? row.end_time ?? row.start_time, row.start_time);
   if (row.refunded_at !== null) out.push(refundOf(row));
-  if (end <= asOf) out.push({ ...baseFields(row, 'EXPIRATION', 'EXPIRATION', end), expiration_reason: expirationReason(row) });
-  return out;
+  if (end <= asOf) out.push(withField(baseFields(row, 'EXPIRATION', 'EXPIRATION', end), 'expiration_reason', expirationReason(row)));
+  return handled(out);
 }
 
 /** Whether `a` is a later transaction of its subscription than `b`. */
@@ -136,6 +172,8 @@ export interface ExportDeriver {
   add(row: ExportRow): DerivedEvent[];
   /** The events of every subscription's latest row at `asOf` (see `eventsOfLatestRow`). */
   finish(asOf: number): DerivedEvent[];
+  /** Every subscription's latest row, for `eventsOfLatestRow` one at a time (what `finish` does at once). */
+  latestRows(): Iterable<ExportRow>;
   /** Subscriptions seen (auto-renewable, by customer and `original_store_transaction_id`). */
   subscriptions(): number;
   /** Customers seen (`rc_original_app_user_id`). */
@@ -154,6 +192,8 @@ export interface ExportDeriver {
  * events.push(...deriver.finish(deriver.latestUpdate() ?? 0));
  */
 export function createExportDeriver(): ExportDeriver {
+  // One map for every subscription, keyed by customer and original_store_transaction_id with the
+  // customer's length in front: no id can forge another pair, and no map per customer.
   const latest = new Map<string, ExportRow>();
   const customers = new Set<string>();
   let newest: number | null = null;
@@ -163,8 +203,7 @@ export function createExportDeriver(): ExportDeriver {
       const touched = row.updated_at ?? row.start_time;
       if (newest === null || touched > newest) newest = touched;
       if (row.is_auto_renewable) {
-        // JSON of the pair: no separator can be forged by an id that contains it.
-        const key = JSON.stringify([row.customer_id, row.original_store_transaction_id]);
+        const key = `${row.customer_id.length}:${row.customer_id}${row.original_store_transaction_id}`;
         const seen = latest.get(key);
         if (seen === undefined || isLaterRow(row, seen)) latest.set(key, row);
       }
@@ -175,6 +214,7 @@ export function createExportDeriver(): ExportDeriver {
       for (const row of latest.values()) out.push(...eventsOfLatestRow(row, asOf));
       return out;
     },
+    latestRows: () => latest.values(),
     subscriptions: () => latest.size,
     customers: () => customers.size,
     latestUpdate: () => newest,

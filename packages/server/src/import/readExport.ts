@@ -1,11 +1,12 @@
 /**
  * Reading an export file as a stream: gzip or plain (told by the first two bytes, not the name),
  * CSV parsed by `csv-parse` (quotes, embedded commas and newlines, a BOM), the header checked
- * before the first row is handed out. Memory stays flat: one chunk and one record at a time.
+ * before the first row is handed out. Memory stays flat: the records the parser has ready, a batch
+ * at a time, never the file.
  */
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { parse, type CsvError } from 'csv-parse';
+import { Parser, type CsvError, type Options } from 'csv-parse';
 import { checkExportHeader, type ColumnIndex, type HeaderProblem } from './exportColumns.js';
 
 /** One CSV record and the line it ends on (numbered from 1, the header is line 1). */
@@ -20,14 +21,74 @@ export interface UnreadableRecord {
   message: string;
 }
 
-/** An opened export: the column index and the records after the header. */
+/** An opened export: the column index and the records after the header. Read `batches` or `records`, once. */
 export interface ExportReader {
   index: ColumnIndex;
   /** Cells in the header: a row with another count is not a row of this file. */
   width: number;
+  /** The records in file order, as many at a time as the parser has ready (one promise per batch, not per record). */
+  batches: AsyncIterable<ExportRecord[]>;
+  /** The same records one at a time. */
   records: AsyncIterable<ExportRecord>;
   /** Records the parser skipped so far (grows while `records` is read). */
   unreadable: UnreadableRecord[];
+}
+
+/**
+ * csv-parse's stream, each record handed out with the line it ends on. The line is read from the
+ * parser's documented `info` when the record is pushed (the moment `info: true` would copy it):
+ * the same number without a copy of the whole info object per record.
+ */
+class LineParser extends Parser {
+  override push(record: unknown, encoding?: BufferEncoding): boolean {
+    return super.push(record === null ? null : ({ line: this.info.lines, cells: record as string[] } satisfies ExportRecord), encoding);
+  }
+}
+
+/**
+ * Given an object stream, yields what it has buffered as one array each time, waiting only when it
+ * is empty; ends with the stream and throws its error. Leaves the stream destroyed.
+ */
+async function* readBatches<T>(stream: Readable): AsyncGenerator<T[]> {
+  let wake: (() => void) | undefined;
+  let ended = false;
+  let failure: { error: unknown } | undefined;
+  const notify = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  const onEnd = () => {
+    ended = true;
+    notify();
+  };
+  const onError = (error: unknown) => {
+    failure ??= { error };
+    notify();
+  };
+  stream.on('readable', notify);
+  stream.on('end', onEnd);
+  stream.on('close', onEnd);
+  stream.on('error', onError);
+  try {
+    for (;;) {
+      const batch: T[] = [];
+      for (let item = stream.read() as T | null; item !== null; item = stream.read() as T | null) batch.push(item);
+      if (batch.length > 0) {
+        yield batch;
+        continue;
+      }
+      if (failure !== undefined) throw failure.error;
+      if (ended || stream.readableEnded || stream.destroyed) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    stream.off('readable', notify);
+    stream.off('end', onEnd);
+    stream.off('close', onEnd);
+    stream.off('error', onError);
+    stream.destroy();
+  }
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
@@ -66,9 +127,8 @@ async function decompressed(stream: Readable): Promise<Readable> {
 export async function openExportReader(stream: Readable): Promise<{ ok: true; value: ExportReader } | { ok: false; error: HeaderProblem }> {
   const source = await decompressed(stream);
   const unreadable: UnreadableRecord[] = [];
-  const parser = parse({
+  const options: Options = {
     bom: true,
-    info: true,
     relax_column_count: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
@@ -77,27 +137,26 @@ export async function openExportReader(stream: Readable): Promise<{ ok: true; va
       unreadable.push({ line, message: error?.message ?? 'Unreadable CSV record' });
       return undefined;
     },
-  });
-  const parsed = pipeline(source, parser, () => undefined);
-  const iterator = parsed[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { lines: number } }>;
-  const first = await iterator.next();
-  const header = first.done === true ? [] : first.value.record;
+  };
+  const parsed = pipeline(source, new LineParser(options), () => undefined);
+  const all = readBatches<ExportRecord>(parsed);
+  // The header is the first record; the rest of its batch is the first batch of rows.
+  let first = await all.next();
+  while (first.done !== true && first.value.length === 0) first = await all.next();
+  const head = first.done === true ? [] : first.value;
+  const header = head[0]?.cells ?? [];
   const checked = checkExportHeader(header);
   if (!checked.ok) {
-    parsed.destroy();
+    await all.return(undefined);
     stream.destroy();
     return { ok: false, error: checked.error };
   }
-  const records = (async function* () {
-    try {
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done === true) return;
-        yield { line: next.value.info.lines, cells: next.value.record };
-      }
-    } finally {
-      parsed.destroy();
-    }
+  const batches = (async function* () {
+    if (head.length > 1) yield head.slice(1);
+    yield* all;
   })();
-  return { ok: true, value: { index: checked.value, width: header.length, records, unreadable } };
+  const records = (async function* () {
+    for await (const batch of batches) yield* batch;
+  })();
+  return { ok: true, value: { index: checked.value, width: header.length, batches, records, unreadable } };
 }

@@ -88,7 +88,8 @@ export function generateStories(options: StreamOptions): CustomerStory[] {
     }
     if (random() < 0.15) add('product_change', t - 3 * DAY, { expiration_at_ms: t, new_product_id: pick(['pro_yearly', 'pro_monthly', 'team_monthly']) });
     if (random() < 0.15) add('non_renewing_purchase', t - 5 * DAY, { expiration_at_ms: null });
-    if (random() < 0.05) add('transfer', t - 2 * DAY);
+    // A TRANSFER is applied through the store (moving histories; its own tests cover it): the stream keeps to events and ignored types.
+    if (random() < 0.05) add('test', t - 2 * DAY - 1);
     if (random() < 0.05) add('test', t - 2 * DAY);
     let immediate: WebhookBody | undefined;
     const ending = random();
@@ -108,7 +109,7 @@ export function generateStories(options: StreamOptions): CustomerStory[] {
   return stories;
 }
 
-/** Given a body, returns its handled event, or undefined for a type tenure ignores (TEST, TRANSFER). Throws on an invalid body. */
+/** Given a body, returns its handled event, or undefined for a type tenure ignores (TEST). Throws on an invalid body. */
 export function handledEvent(body: WebhookBody): HandledEvent | undefined {
   const parsed = parseWebhook(body);
   if (!parsed.ok) throw new Error(`generated an invalid webhook: ${JSON.stringify(parsed.errors)}`);

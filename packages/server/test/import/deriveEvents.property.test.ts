@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG, foldEventsByCustomer, parseWebhook, type HandledEvent }
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/clock/clock.js';
-import { createExportDeriver, type DerivedEvent } from '../../src/import/deriveEvents.js';
+import { createExportDeriver, eventsOfLatestRow, eventsOfRow, type DerivedEvent } from '../../src/import/deriveEvents.js';
 import { EXPORT_V5_COLUMNS, REQUIRED_COLUMNS, checkExportHeader, type ColumnIndex } from '../../src/import/exportColumns.js';
 import { parseExportRow, parseExportTime } from '../../src/import/exportRow.js';
 import { importExport } from '../../src/import/importExport.js';
@@ -62,6 +62,62 @@ const rowsArb = fc
     ),
   );
 
+/** Text of up to `max` characters, any Unicode (lone surrogates and U+0000 included), or a long id near the byte limits. */
+const oddTextArb = (max: number) =>
+  fc.oneof(
+    fc.string({ unit: 'binary', maxLength: max }),
+    fc.integer({ min: 200, max: 260 }).map((n) => 'x'.repeat(n)),
+    fc.integer({ min: 60, max: 90 }).map((n) => '\u{1F600}'.repeat(n)),
+  );
+const oddTimeArb = fc.oneof(
+  fc.integer({ min: 946_684_800, max: 4_102_444_799 }).map((s) => exportTime(s * 1000)),
+  fc.constantFrom('', '2026-02-30 00:00:00', '1999-12-31 23:59:59', '2026-01-01T00:00:00.123456Z', 'soon'),
+);
+const oddNumberArb = fc.oneof(
+  fc.double().map(String),
+  fc.constantFrom('', '0', '-0', '1e308', '1e309', 'NaN', ' 1', '0x10', '9.99'),
+);
+
+/** Rows with arbitrary cells where the check has something to check: ids, times, numbers, flags, stores. */
+const oddRowArb = fc
+  .record({
+    rc_original_app_user_id: oddTextArb(40),
+    rc_last_seen_app_user_id_alias: oddTextArb(40),
+    product_identifier: oddTextArb(20),
+    store_transaction_id: oddTextArb(40),
+    original_store_transaction_id: oddTextArb(20),
+    store: fc.oneof(fc.constantFrom('app_store', 'PLAY_STORE', 'stripe'), oddTextArb(10)),
+    purchased_currency: oddTextArb(5),
+    presented_offering: oddTextArb(10),
+    country: oddTextArb(4),
+    start_time: oddTimeArb,
+    end_time: oddTimeArb,
+    effective_end_time: oddTimeArb,
+    grace_period_end_time: oddTimeArb,
+    refunded_at: oddTimeArb,
+    unsubscribe_detected_at: oddTimeArb,
+    billing_issues_detected_at: oddTimeArb,
+    updated_at: oddTimeArb,
+    auto_resume_time: oddTimeArb,
+    price_in_usd: oddNumberArb,
+    purchase_price_in_usd: oddNumberArb,
+    price_in_purchased_currency: oddNumberArb,
+    purchase_price_in_purchased_currency: oddNumberArb,
+    takehome_percentage: oddNumberArb,
+    tax_percentage: oddNumberArb,
+    commission_percentage: oddNumberArb,
+    renewal_number: fc.oneof(fc.integer({ min: 1, max: 999_999_999 }).map(String), fc.constantFrom('0', '1.5', '')),
+    is_auto_renewable: fc.constantFrom('true', 'false', 'T', 'f', 'yes'),
+    is_trial_period: fc.constantFrom('true', 'false'),
+    is_in_intro_offer_period: fc.constantFrom('true', 'false'),
+    is_sandbox: fc.constantFrom('true', 'false'),
+    is_trial_conversion: fc.constantFrom('true', 'false'),
+  })
+  // A few odd cells per row, the others valid, so rows get past the check often enough to matter.
+  .chain((odd) =>
+    fc.subarray(Object.keys(odd) as (keyof typeof odd)[], { maxLength: 4 }).map((keys) => txRow(Object.fromEntries(keys.map((k) => [k, odd[k]])))),
+  );
+
 const asOfArb = fc.integer({ min: 0, max: 400 * 24 }).map((h) => T0 + h * HOUR);
 
 async function importInto(store: ReturnType<typeof createMemorySubscriberStore>, csv: string, asOf: number) {
@@ -79,6 +135,20 @@ describe('export import invariants', () => {
     );
   });
 
+  it('reads any YYYY-MM-DD HH:MM:SS text as Date does, refusing what does not exist or is out of range', () => {
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    const partsArb = fc.tuple(fc.integer({ min: 1990, max: 2110 }), fc.nat(13), fc.nat(32), fc.nat(25), fc.nat(61), fc.nat(61), fc.constantFrom(' ', 'T'));
+    fc.assert(
+      fc.property(partsArb, ([y, mo, d, h, mi, sec, sep]) => {
+        const text = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}${sep}${pad(h, 2)}:${pad(mi, 2)}:${pad(sec, 2)}`;
+        const t = Date.UTC(y, mo - 1, d, h, mi, sec);
+        const back = new Date(t);
+        const exists = back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d && h <= 23 && mi <= 59 && sec <= 59;
+        expect(parseExportTime(text)).toBe(exists && y >= 2000 && y <= 2099 ? t : null);
+      }),
+    );
+  });
+
   it('the header check accepts the required columns in any order, and names exactly the missing ones', () => {
     const headerArb = fc
       .tuple(fc.shuffledSubarray([...REQUIRED_COLUMNS]), fc.uniqueArray(fc.string().map((e) => `x_${e}`)))
@@ -92,6 +162,21 @@ describe('export import invariants', () => {
         if (missing.length === 0) expect(checked.ok).toBe(true);
         else expect(checked).toMatchObject({ ok: false, error: { missing } });
       }),
+    );
+  });
+
+  it('every event derived from a row the check accepts is what parseWebhook returns for it (so the import does not parse it again)', () => {
+    fc.assert(
+      fc.property(oddRowArb, asOfArb, (cells, asOf) => {
+        const parsed = parseExportRow(EXPORT_V5_COLUMNS.map((c) => cells[c] ?? ''), INDEX);
+        if (!parsed.ok) return;
+        for (const event of [...eventsOfRow(parsed.value), ...eventsOfLatestRow(parsed.value, asOf)]) {
+          const checked = parseWebhook({ api_version: '1.0', event });
+          expect(checked).toMatchObject({ ok: true, value: { handled: true } });
+          if (checked.ok) expect(checked.value.event).toStrictEqual(event);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 

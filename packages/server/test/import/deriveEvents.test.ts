@@ -1,7 +1,7 @@
 import { DEFAULT_CONFIG, foldEvents, parseWebhook, type HandledEvent, type Subscriber } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_V5_COLUMNS } from '../../src/import/exportColumns.js';
-import { createExportDeriver } from '../../src/import/deriveEvents.js';
+import { createExportDeriver, EVENT_ID_OVERHEAD, eventsOfLatestRow } from '../../src/import/deriveEvents.js';
 import { parseExportRow, parseExportTime, type ExportRow } from '../../src/import/exportRow.js';
 import { DAY, T0 } from '../helpers/fixtures.js';
 import { exportTime, txRow, type ExportRowInput } from './exportCsv.js';
@@ -58,6 +58,18 @@ describe('parseExportRow', () => {
       const full = txRow(over);
       expect(parseExportRow(EXPORT_V5_COLUMNS.map((c) => full[c]), index)).toMatchObject({ ok: false, error: { field } });
     }
+  });
+  it('refuses a transaction id whose derived event ids would pass 256 bytes, naming store_transaction_id', () => {
+    const cells = (id: string) => {
+      const full = txRow({ store_transaction_id: id });
+      return EXPORT_V5_COLUMNS.map((c) => full[c]);
+    };
+    expect(parseExportRow(cells('t'.repeat(256 - EVENT_ID_OVERHEAD)), index).ok).toBe(true);
+    expect(parseExportRow(cells('t'.repeat(257 - EVENT_ID_OVERHEAD)), index)).toMatchObject({ ok: false, error: { field: 'store_transaction_id' } });
+    // The longest id a row derives fits exactly.
+    const longest = row({ store_transaction_id: 't'.repeat(256 - EVENT_ID_OVERHEAD), refunded_at: exportTime(T0 + DAY) });
+    const ids = [...createExportDeriver().add(longest), ...eventsOfLatestRow(longest, T0 + 100 * DAY)].map((e) => e.id);
+    expect(Math.max(...ids.map((id) => Buffer.byteLength(id)))).toBe(256);
   });
   it('maps the export store name to the webhook one', () => {
     expect(row({ store: 'play_store' }).store).toBe('PLAY_STORE');

@@ -70,7 +70,7 @@ Options (flag | environment variable | default):
         revenuecat-export: the export's instant; subscriptions that ended by then are expired.
 ${STORE_OPTION}
 ${CLOCK_OPTION}
-  --batch-size <n>                     1000 events per transaction
+  --batch-size <n>                     1000 events per transaction (10000 with revenuecat-export)
   --json                Print the report as JSON on stdout (the summary still goes to stderr).
   -h, --help            Show this help
 

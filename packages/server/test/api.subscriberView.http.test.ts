@@ -1,0 +1,107 @@
+// GET /api/subscribers/:id shows what the core keeps beyond the seed's fields: the grace period as
+// it applies now, the pause's resume time, the cancel reason, temporary access, the customer's
+// original id and aliases, and the environment read. Real webhook fixtures through real HTTP.
+import { afterEach, describe, expect, it } from 'vitest';
+import { subscriberResponseSchema } from '../src/api/schemas.js';
+import { DAY, fixture, type WebhookBody } from './helpers/fixtures.js';
+import { startTestServer, type TestServer } from './helpers/testServer.js';
+
+let app: TestServer;
+afterEach(() => app.close());
+
+const ANONYMOUS = '$RCAnonymousID:8069238d6049ce87cc529853916d624c';
+
+async function send(...bodies: WebhookBody[]): Promise<void> {
+  for (const body of bodies) expect((await app.webhook(body)).body).toEqual({ ok: true, result: 'applied' });
+}
+
+/** The view of `id`, checked against the documented response schema (every field present, none extra). */
+async function view(id: string, query = ''): Promise<Record<string, unknown>> {
+  const res = await app.request('GET', `/api/subscribers/${encodeURIComponent(id)}${query}`);
+  expect(res.status).toBe(200);
+  expect(() => subscriberResponseSchema.strict().parse(res.body)).not.toThrow();
+  return res.body;
+}
+
+/** The fixture's purchase a day before `at`, for the same customer, so later events have a subscription to act on. */
+const purchaseBefore = (at: number, overrides: Record<string, unknown> = {}) =>
+  fixture('initial_purchase', { id: `start-${at}`, event_timestamp_ms: at - DAY, purchased_at_ms: at - DAY, expiration_at_ms: at + 29 * DAY, ...overrides });
+
+describe('GET /api/subscribers/:id: the fields beyond the seed', () => {
+  it('shows the grace period of a billing issue, and null once a renewal recovers it', async () => {
+    app = await startTestServer();
+    const issue = fixture('billing_issue_grace');
+    const at = issue.event.event_timestamp_ms as number;
+    await send(purchaseBefore(at), issue);
+    expect(await view('user_1234')).toMatchObject({ state: 'billing_issue', grace_ends_at: issue.event.grace_period_expiration_at_ms, cancel_reason: null });
+
+    await send(fixture('renewal', { id: 'recovered', event_timestamp_ms: at + DAY, purchased_at_ms: at + DAY, expiration_at_ms: at + 31 * DAY }));
+    expect(await view('user_1234')).toMatchObject({ state: 'active', grace_ends_at: null });
+  });
+
+  it('shows null for a billing issue without a grace period', async () => {
+    app = await startTestServer();
+    const issue = fixture('billing_issue');
+    await send(purchaseBefore(issue.event.event_timestamp_ms as number), issue);
+    expect(await view('user_1234')).toMatchObject({ state: 'billing_issue', grace_ends_at: null });
+  });
+
+  it('shows when a paused subscription resumes, once paused at the period end', async () => {
+    app = await startTestServer();
+    const pause = fixture('subscription_paused');
+    const periodEnd = pause.event.expiration_at_ms as number;
+    const expiry = fixture('expiration', { id: 'paused-end', event_timestamp_ms: periodEnd, expiration_at_ms: periodEnd, expiration_reason: 'SUBSCRIPTION_PAUSED' });
+    await send(purchaseBefore(pause.event.event_timestamp_ms as number, { store: 'PLAY_STORE' }), pause, expiry);
+    expect(await view('user_1234')).toMatchObject({ state: 'paused', auto_resume_at: pause.event.auto_resume_at_ms, temporary_access_until: null });
+  });
+
+  it('shows the end of a temporary entitlement grant', async () => {
+    app = await startTestServer();
+    const grant = fixture('temporary_entitlement_grant');
+    await send(grant);
+    expect(await view('user_1234')).toMatchObject({ temporary_access_until: grant.event.expiration_at_ms, auto_resume_at: null, grace_ends_at: null });
+  });
+
+  it('shows the cancel reason, the original app user id and the aliases of a cancellation', async () => {
+    app = await startTestServer();
+    const cancel = fixture('cancellation');
+    await send(purchaseBefore(cancel.event.event_timestamp_ms as number), cancel);
+    expect(await view('user_1234')).toMatchObject({
+      state: 'pending_cancel',
+      cancel_reason: 'UNSUBSCRIBE',
+      original_app_user_id: ANONYMOUS,
+      aliases: [ANONYMOUS, 'user_1234'],
+      environment: 'production',
+    });
+  });
+
+  it('shows a price-increase cancellation reason as sent', async () => {
+    app = await startTestServer();
+    const cancel = fixture('cancellation', { cancel_reason: 'PRICE_INCREASE' });
+    await send(purchaseBefore(cancel.event.event_timestamp_ms as number), cancel);
+    expect(await view('user_1234')).toMatchObject({ state: 'pending_cancel', cancel_reason: 'PRICE_INCREASE' });
+  });
+
+  it('answers null and an empty list when the events carry no identity fields', async () => {
+    app = await startTestServer();
+    const body = fixture('initial_purchase', { app_user_id: 'plain' });
+    delete body.event['aliases'];
+    delete body.event['original_app_user_id'];
+    await send(body);
+    expect(await view('plain')).toMatchObject({
+      original_app_user_id: null,
+      aliases: [],
+      cancel_reason: null,
+      grace_ends_at: null,
+      auto_resume_at: null,
+      temporary_access_until: null,
+    });
+  });
+
+  it('names the environment read: sandbox with ?environment=sandbox', async () => {
+    app = await startTestServer();
+    await send(fixture('cancellation', { environment: 'SANDBOX' }));
+    expect(await view('user_1234', '?environment=sandbox')).toMatchObject({ environment: 'sandbox', cancel_reason: 'UNSUBSCRIBE' });
+    expect((await app.request('GET', '/api/subscribers/user_1234')).status).toBe(404);
+  });
+});
