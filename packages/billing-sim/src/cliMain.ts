@@ -7,6 +7,7 @@ import { createIntegrationBodySchema } from './api/integrationResource.js';
 import { runExportCommand } from './export/runExportCommand.js';
 import { runScenario } from './scenario/runScenario.js';
 import { webhookIntegrationsOf } from './sim/integrations.js';
+import { isLevelEnabled, LOG_LEVELS, parseLogLevel } from './cliLog.js';
 import { startBillingSim, type RunningBillingSim } from './startBillingSim.js';
 
 export const HELP = `tenure-billing-sim: a local billing service (RevenueCat API v2 virtual currencies + /sim control API)
@@ -31,8 +32,12 @@ Options (environment variable in brackets):
   --rate-limits <v>       API v2 rate limits: on (documented, default), off, or
                           a window in ms (the documented limits per window) [BILLING_SIM_RATE_LIMITS]
   --project <id>          a project that exists besides proj_sim (repeatable) [BILLING_SIM_PROJECTS, comma-separated]
+  --log-level <level>     fatal, error, warn, info (default), debug (each webhook
+                          delivery step), trace or silent                  [LOG_LEVEL]
+  --metrics-public        serve GET /metrics without the API key      [METRICS_PUBLIC=true]
   -h, --help              show this help
-  API key: set BILLING_SIM_API_KEY to require "Authorization: Bearer <key>" on /v2 and /sim.
+  API key: set BILLING_SIM_API_KEY to require "Authorization: Bearer <key>" on /v2, /sim
+  and GET /metrics (Prometheus; unless --metrics-public).
 `;
 
 /** `on` → the documented limits, `off` → no refusals, a number → the documented limits per that many ms; null when invalid. */
@@ -69,6 +74,8 @@ export async function main(
         'retry-schedule': { type: 'string' },
         'shutdown-timeout-ms': { type: 'string' },
         'rate-limits': { type: 'string' },
+        'log-level': { type: 'string' },
+        'metrics-public': { type: 'boolean' },
         project: { type: 'string', multiple: true },
         out: { type: 'string', short: 'o' },
         gzip: { type: 'boolean' },
@@ -84,6 +91,18 @@ export async function main(
     io.out(HELP);
     return { code: 0 };
   }
+  const levelText = values['log-level'] || env['LOG_LEVEL'] || 'info';
+  const level = parseLogLevel(levelText);
+  if (level === undefined) {
+    io.err(`--log-level / LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${levelText}"`);
+    return { code: 2 };
+  }
+  const publicEnv = env['METRICS_PUBLIC']?.toLowerCase() ?? '';
+  if (publicEnv !== '' && !['true', 'false', '1', '0'].includes(publicEnv)) {
+    io.err(`METRICS_PUBLIC must be true or false, got "${env['METRICS_PUBLIC']}"`);
+    return { code: 2 };
+  }
+  const metricsPublic = values['metrics-public'] === true || publicEnv === 'true' || publicEnv === '1';
   const url = values['webhook-url'] ?? env['BILLING_SIM_WEBHOOK_URL'];
   const auth = values['webhook-auth'] ?? env['BILLING_SIM_WEBHOOK_AUTH'];
   const schedule = values['retry-schedule'] ?? env['BILLING_SIM_RETRY_SCHEDULE'];
@@ -178,12 +197,18 @@ export async function main(
     webhook: schedule === undefined ? {} : { retry_schedule: schedule as 'real' | 'fast' },
     ...(integration === null ? {} : { integrations: [integration.data] }),
     apiKey: env['BILLING_SIM_API_KEY'] ?? null,
-    log: io.err,
+    metricsPublic,
+    log: (line) => {
+      if (isLevelEnabled(level, 'warn')) io.err(line);
+    },
     shutdownTimeoutMs,
     ...(seed === undefined ? {} : { seed }),
   });
   const hooks = webhookIntegrationsOf(running.sim.world(), null).map((i) => `${i.url} (integration ${i.id})`);
-  io.out(`tenure-billing-sim listening on ${running.url} (seed ${running.sim.seed}; webhooks → ${hooks.join(', ') || 'none'})`);
+  if (isLevelEnabled(level, 'debug')) {
+    running.sim.outbox.observe((outcome, ms) => io.err(`webhook delivery: ${outcome}${ms === null ? '' : ` (${ms} ms)`}`));
+  }
+  if (isLevelEnabled(level, 'info')) io.out(`tenure-billing-sim listening on ${running.url} (seed ${running.sim.seed}; webhooks → ${hooks.join(', ') || 'none'})`);
   return { code: 0, running };
 }
 

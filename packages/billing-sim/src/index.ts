@@ -13,7 +13,7 @@ export type { WebhookBody, VcAdjustment, SimEvent, VirtualCurrencyTransactionEve
 
 // --- The machine ---
 export { transition } from './sim/transition.js';
-export type { TransitionOutcome } from './sim/transition.js';
+export type { TransitionOutcome, TransitionOptions } from './sim/transition.js';
 export type { SimCommand, SimCommandType, CommandOf, CommandValues } from './sim/commands.js';
 export type { CreditChange } from './sim/context.js';
 export { createWorld, IDEMPOTENCY_TTL_MS } from './sim/state.js';
@@ -46,6 +46,10 @@ export type { RateDomain, RateLimitSettings, RateLimiter, RateDecision } from '.
 export { webhookIntegrationsOf, integrationTargets, WEBHOOK_EVENT_TYPES } from './sim/integrations.js';
 export type { WebhookIntegrationRecord, IntegrationTarget, WebhookEventType } from './sim/integrations.js';
 export { projectExists, projectIds } from './sim/projects.js';
+export { overviewMetrics } from './api/overviewMetrics.js';
+export type { OverviewMetric } from './api/overviewMetrics.js';
+export { offeringsOf, offeringFor } from './sim/offerings.js';
+export type { OfferingRecord, PackageRecord } from './sim/offerings.js';
 export type { SimRequest, SimResponse } from './http/httpTypes.js';
 export { createBillingSimApp } from './http/createBillingSimApp.js';
 export { toNodeListener } from './http/nodeListener.js';

@@ -14,8 +14,10 @@ import { createBillingSimulator, type BillingSimulator, type BillingSimulatorOpt
 export interface StartOptions extends BillingSimulatorOptions {
   port?: number;
   host?: string;
-  /** Required Bearer key of /v2 and /sim; open (with a warning) when unset. */
+  /** Required Bearer key of /v2, /sim and /metrics; open (with a warning) when unset. */
   apiKey?: string | null;
+  /** `GET /metrics` without the API key even when one is set (METRICS_PUBLIC). Default false. */
+  metricsPublic?: boolean;
   log?: (line: string) => void;
   /**
    * The bound of `stop()`: in-flight requests may finish within it, then connections still open
@@ -48,7 +50,7 @@ export async function startBillingSim(options: StartOptions = {}): Promise<Runni
   const sim = createBillingSimulator(options);
   if (!options.apiKey) log('tenure-billing-sim: BILLING_SIM_API_KEY is not set; the API is open to anyone who can reach it');
   // Served through the framework-free node:http binding; `createBillingSimApp` is the Express one.
-  const server = createServer(EDGE_SERVER_OPTIONS, toNodeListener(createRequestHandler(sim, { apiKey: options.apiKey ?? null, ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }) })));
+  const server = createServer(EDGE_SERVER_OPTIONS, toNodeListener(createRequestHandler(sim, { apiKey: options.apiKey ?? null, metricsPublic: options.metricsPublic ?? false, ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }) })));
   installParserErrorHandlers(server, (problem) => edgeErrorResponse(problem).body);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

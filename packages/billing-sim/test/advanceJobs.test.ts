@@ -46,5 +46,20 @@ describe('one long advance', () => {
     const ledger = customerIn(one.world, 'p', 'u1')!.ledger;
     expect(balancesOf(ledger, one.world.now)['CRD']).toBe(100);
     expect(one.value.jobs_run.map((j) => j.kind)).toEqual(['credit_expiry', 'renewal', 'credit_expiry', 'renewal', 'credit_expiry', 'renewal']);
+    expect(one.value.jobs_run[1]).toEqual({ at: T0 + WEEK, kind: 'renewal', project_id: 'p', customer_id: 'u1', subscription_id: customerIn(start, 'p', 'u1')!.subscriptions[0]!.id });
+    // Every ledger change is gathered: three expiries and three grants of 100.
+    expect(one.grants.flatMap((g) => g.entries.map((e) => [e.kind, e.amount]))).toEqual([
+      ['expire', -100], ['grant', 100], ['expire', -100], ['grant', 100], ['expire', -100], ['grant', 100],
+    ]);
+  });
+
+  it('gives the same world and events without gathering the credit changes (grants: false)', () => {
+    const start = setup();
+    const gathered = transition(start, { type: 'advance' }, T0 + 3 * WEEK + 1);
+    const bare = transition(start, { type: 'advance' }, T0 + 3 * WEEK + 1, { grants: false });
+    if (!gathered.ok || !bare.ok) throw new Error('advance');
+    expect(bare.grants).toEqual([]);
+    expect(bare.events).toEqual(gathered.events);
+    expect(bare.world).toEqual(gathered.world);
   });
 });

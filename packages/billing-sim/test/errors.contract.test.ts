@@ -52,7 +52,7 @@ describe('bad input never gives a 500', () => {
   });
   it('answers unknown routes with 404 resource_missing', async () => {
     app = await startApp();
-    for (const [m, p] of [['GET', '/nope'], ['PUT', `${P}/virtual_currencies/X`], ['GET', '/v2/projects'], ['GET', '/sim/nope']]) {
+    for (const [m, p] of [['GET', '/nope'], ['PUT', `${P}/virtual_currencies/X`], ['GET', '/v2/projects/proj1/nope'], ['GET', '/sim/nope']]) {
       const res = await app.call(m as string, p as string);
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ object: 'error', type: 'resource_missing', retryable: false });

@@ -33,7 +33,8 @@ export async function startApp(
     sim,
     url,
     async call(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } };
+      // Redirects are answers to check (an invoice file is a 302), not to follow.
+      const init: RequestInit = { method, redirect: 'manual', headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } };
       if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
       const res = await fetch(url + path, init);
       const text = await res.text();

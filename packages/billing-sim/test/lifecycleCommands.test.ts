@@ -88,6 +88,16 @@ describe('pause and resume', () => {
     await op(other, 'cancel');
     expect((await op(other, 'pause')).body).toMatchObject({ type: 'unprocessable_entity_error', param: 'subscription_id' });
   });
+  it('an extension moves a planned pause with the period end, keeping its length', async () => {
+    const id = await buy('monthly');
+    await op(id, 'pause', { resume_after: 'P1W' });
+    await op(id, 'extend', { by: 'P1W' });
+    expect((await app.call('GET', `/sim/subscriptions/${id}`)).body).toMatchObject({ current_period_ends_at: Date.UTC(2026, 1, 8), auto_resume_at: Date.UTC(2026, 1, 15) });
+    fresh();
+    await advance('P1M');
+    await advance('P14D');
+    expect(fresh().map((e) => [e.type, e.event_timestamp_ms])).toEqual([['EXPIRATION', Date.UTC(2026, 1, 8)], ['RENEWAL', Date.UTC(2026, 1, 15)]]);
+  });
   it('answers 400 naming resume_after for a bad duration', async () => {
     const id = await buy('monthly');
     fresh();
@@ -258,7 +268,7 @@ describe('every lifecycle event', () => {
     const a = await buy('monthly');
     await op(a, 'pause');
     await op(a, 'extend', { by: 'P1D' });
-    await advance('P2M');
+    await advance('P2M2D'); // paused from Feb 2, resumed on Mar 2 (the extension moved the pause)
     await op(a, 'refund');
     await op(a, 'reverse_refund');
     await app.call('POST', '/sim/temporary_grants', { project_id: 'proj1', customer_id: 'u3', product_id: 'annual' });

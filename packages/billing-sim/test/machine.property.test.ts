@@ -1,12 +1,13 @@
 // The simulator as a pure machine, checked against the core: arbitrary command sequences on arbitrary
 // clocks produce only events the core parses, and folding them with the core gives the subscription
 // state the simulator believes.
-import { EVENT_PRECEDENCE, HANDLED_EVENT_TYPES, SUBSCRIBER_STATES, foldEventsByCustomer, isLaterKey, parseWebhook, virtualCurrencyTransactionEventSchema, type EventKey, type HandledEvent } from '@tenure/core';
+import { ACCESS_RANK, EVENT_PRECEDENCE, HANDLED_EVENT_TYPES, SUBSCRIBER_STATES, compareIds, foldEventsByCustomer, isLaterKey, parseWebhook, virtualCurrencyTransactionEventSchema, type EventKey, type HandledEvent, type SubscriberState } from '@tenure/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PurchaseOutcome } from '../src/sim/lifecycle.js';
 import { toProduct } from '../src/sim/products.js';
-import { createWorld, customerIn, subscriptionIn, transition, type SimCommand, type SubscriptionState, type WebhookBody, type World } from '../src/index.js';
+import { JOB_RANK } from '../src/sim/clock.js';
+import { createWorld, customerIn, pendingJobs, subscriptionIn, transition, type Job, type SimCommand, type SubscriptionState, type WebhookBody, type World } from '../src/index.js';
 
 const DAY = 86_400_000;
 const SETTINGS = { app_id: 'app_sim', store: 'TEST_STORE', environment: 'SANDBOX' as const, default_project_id: 'p', country_code: 'US' };
@@ -37,19 +38,21 @@ type Step =
   | { kind: 'temporary'; customer: string; product: string; hours: number };
 
 /**
- * The lifecycle commands whose events the core does not model yet (SUBSCRIPTION_PAUSED, TRANSFER,
- * SUBSCRIPTION_EXTENDED, TEMPORARY_ENTITLEMENT_GRANT, REFUND_REVERSED): their events are checked to
- * parse, and left out of the fold comparison until the core gives them meaning.
+ * The lifecycle commands beyond the basic ones: pause and resume (Play), extensions, refund
+ * reversals, temporary entitlement grants, and transfers. The core models all of their events
+ * (docs/rules.md §2); a transfer moves a subscription's history between customers in the store, not
+ * in the fold, so it is left out of the fold comparison (`transfer: false`).
  */
-const newLifecycleSteps = (sub: fc.Arbitrary<number>): fc.Arbitrary<Step>[] => [
+const lifecycleSteps = (sub: fc.Arbitrary<number>, transfer: boolean): fc.Arbitrary<Step>[] => [
   fc.record({ kind: fc.constant('pause' as const), sub, resume_days: fc.integer({ min: 1, max: 90 }) }),
   fc.record({ kind: fc.constant('extend' as const), sub, days: fc.integer({ min: 1, max: 30 }) }),
   fc.record({ kind: fc.constantFrom('resume' as const, 'reverse_refund' as const), sub }),
-  fc.record({ kind: fc.constant('transfer' as const), customer: fc.constantFrom(...CUSTOMERS), target: fc.constantFrom(...CUSTOMERS) }),
+  ...(transfer ? [fc.record({ kind: fc.constant('transfer' as const), customer: fc.constantFrom(...CUSTOMERS), target: fc.constantFrom(...CUSTOMERS) })] : []),
   fc.record({ kind: fc.constant('temporary' as const), customer: fc.constantFrom(...CUSTOMERS), product: fc.constantFrom('monthly', 'annual', 'weekly'), hours: fc.integer({ min: 1, max: 24 }) }),
 ];
 
-const stepArb = (withPurchaseRefunds: boolean): fc.Arbitrary<Step> => {
+/** Every command (`transfer: true`), or every command but the transfer (the fold comparison). */
+const stepArb = (transfer: boolean): fc.Arbitrary<Step> => {
   const sub = fc.nat(20);
   const subscriptionProduct = fc.constantFrom('monthly', 'annual', 'weekly');
   const steps: fc.Arbitrary<Step>[] = [
@@ -58,8 +61,9 @@ const stepArb = (withPurchaseRefunds: boolean): fc.Arbitrary<Step> => {
     fc.record({ kind: fc.constant('billing_issue' as const), sub, grace_days: fc.option(fc.integer({ min: 0, max: 16 }), { nil: null }), when: fc.constantFrom('now' as const, 'next_renewal' as const) }),
     fc.record({ kind: fc.constant('change' as const), sub, product: subscriptionProduct, timing: fc.constantFrom('immediate' as const, 'next_renewal' as const) }),
     fc.record({ kind: fc.constant('spend' as const), customer: fc.constantFrom(...CUSTOMERS), amount: fc.integer({ min: 1, max: 400 }) }),
+    fc.record({ kind: fc.constant('refund_purchase' as const), purchase: fc.nat(10) }),
+    ...lifecycleSteps(sub, transfer),
   ];
-  if (withPurchaseRefunds) steps.push(fc.record({ kind: fc.constant('refund_purchase' as const), purchase: fc.nat(10) }), ...newLifecycleSteps(sub));
   return fc.oneof(...steps);
 };
 
@@ -68,11 +72,11 @@ const stepArb = (withPurchaseRefunds: boolean): fc.Arbitrary<Step> => {
  * millisecond are ordered by the core's precedence, not by emission order (docs/billing-sim.md), so
  * the fold is only compared for actions at distinct instants, as real user actions are.
  */
-const runArb = (withPurchaseRefunds: boolean, sameInstant = withPurchaseRefunds) =>
+const runArb = (transfer: boolean, sameInstant = transfer) =>
   fc.record({
     start: fc.integer({ min: Date.UTC(2001, 0, 1), max: Date.UTC(2090, 0, 1) }),
     steps: fc.array(
-      fc.record({ dt: fc.oneof(fc.constant(sameInstant ? 0 : 1), fc.integer({ min: 1, max: 45 * DAY })), step: stepArb(withPurchaseRefunds) }),
+      fc.record({ dt: fc.oneof(fc.constant(sameInstant ? 0 : 1), fc.integer({ min: 1, max: 45 * DAY })), step: stepArb(transfer) }),
       { maxLength: 40 },
     ),
     tail: fc.integer({ min: 0, max: 400 * DAY }),
@@ -191,10 +195,14 @@ function accepted(body: WebhookBody): { handled: boolean; event: HandledEvent } 
   return { handled: inner.handled, event: inner.event };
 }
 
+/** A REFUND_REVERSED sent at or after the end of the period it gives back (see the known divergence). */
+const reversedAfterItsEnd = (e: HandledEvent): boolean =>
+  e.type === 'REFUND_REVERSED' && e.expiration_at_ms != null && e.expiration_at_ms <= e.event_timestamp_ms;
+
 const keyOf = (e: HandledEvent): EventKey => ({ at: e.event_timestamp_ms, rank: EVENT_PRECEDENCE[e.type], id: e.id });
 
 describe('the simulator machine against the core', () => {
-  it("emits only events the core parses: the types the core handles handled, the others (currency transactions, and lifecycle types the core does not model yet) accepted as unhandled; currency transactions valid for the core's credit event schema", () => {
+  it("emits only events the core parses: the types the core handles handled, the others (currency transactions) accepted as unhandled; currency transactions valid for the core's credit event schema", () => {
     fc.assert(
       fc.property(runArb(true), (run) => {
         for (const body of runMachine(run).events) {
@@ -221,21 +229,33 @@ describe('the simulator machine against the core', () => {
         }
         const folded = foldEventsByCustomer(handled);
         for (const [customerId, subscriber] of folded) {
-          // The subscription behind the customer's latest lifecycle event is the one the fold follows.
-          let latest: HandledEvent | null = null;
+          // The core follows the customer's primary subscription (docs/rules.md §2): among the
+          // simulator's subscriptions the core has seen events of, the one with the most access.
+          const latestOf = new Map<string, HandledEvent>();
+          // The latest event naming the subscription's product: a pause or an extension does not (no state in the core).
+          const productOf = new Map<string, HandledEvent>();
           for (const e of handled) {
-            if (e.app_user_id !== customerId || e.type === 'NON_RENEWING_PURCHASE') continue;
-            if (latest === null || isLaterKey(keyOf(e), keyOf(latest))) latest = e;
+            // Top-ups and temporary grants are not a subscription's events in the core (no state, product or period).
+            if (e.app_user_id !== customerId || e.type === 'NON_RENEWING_PURCHASE' || e.type === 'TEMPORARY_ENTITLEMENT_GRANT' || e.original_transaction_id == null) continue;
+            const latest = latestOf.get(e.original_transaction_id);
+            if (latest === undefined || isLaterKey(keyOf(e), keyOf(latest))) latestOf.set(e.original_transaction_id, e);
+            if (e.type === 'SUBSCRIPTION_PAUSED' || e.type === 'SUBSCRIPTION_EXTENDED') continue;
+            const named = productOf.get(e.original_transaction_id);
+            if (named === undefined || isLaterKey(keyOf(e), keyOf(named))) productOf.set(e.original_transaction_id, e);
           }
-          if (latest === null) continue;
-          const owner = subsOf(world, customerId).find((s) => s.original_transaction_id === latest!.original_transaction_id);
-          expect(owner, `subscription of ${latest.original_transaction_id}`).toBeDefined();
-          const sub = owner!;
+          const seen = subsOf(world, customerId).filter((s) => latestOf.has(s.original_transaction_id));
+          if (seen.length === 0) continue;
+          // Known divergence, the core's to fix (the failing test below): a refund reversed once the
+          // refunded period is over gives no access back, but the core folds it to the state before the refund.
+          if (seen.some((s) => reversedAfterItsEnd(latestOf.get(s.original_transaction_id)!))) continue;
+          const rank = (s: SubscriptionState) => ACCESS_RANK[s.status === 'grace' && s.grace_expires_at !== null ? 'billing_issue_in_grace' : (believedState(s) as SubscriberState)];
+          const sub = [...seen].sort((a, b) => rank(a) - rank(b) || b.period_end - a.period_end || compareIds(a.original_transaction_id, b.original_transaction_id))[0]!;
+          const latest = productOf.get(sub.original_transaction_id);
           expect({ state: subscriber.state, product: subscriber.product_id, period_end: subscriber.period_ends_at }).toEqual({
             state: believedState(sub),
             // The core takes a PRODUCT_CHANGE's new product at once; any later event of the subscription
             // names the product it is billed for (the old one until the change takes effect at renewal).
-            product: latest.type === 'PRODUCT_CHANGE' ? sub.pending_product_id : sub.product_id,
+            product: latest?.type === 'PRODUCT_CHANGE' ? sub.pending_product_id : sub.product_id,
             period_end: sub.period_end,
           });
         }
@@ -271,6 +291,46 @@ describe('the simulator machine against the core', () => {
     });
     const handled = events.map(accepted).filter((p) => p?.handled === true).map((p) => p!.event);
     expect(foldEventsByCustomer(handled).get('u1')).toMatchObject({ state: 'active', state_key: null, product_id: null });
+  });
+
+  // Known divergence, reported to the core (packages/core/src/subscriber/applyEvent.ts): the billing
+  // service sends one REFUND_REVERSED when a refund is reversed (revenuecat.md §1.3), and after the
+  // refunded period ended that event's expiration_at_ms is already past, so no access comes back and
+  // nothing else is sent (the refund's EXPIRATION went out already). The core folds the reversal to the
+  // state before the refund (active), whatever its period end. `it.fails` until the core reads the
+  // period end; then make it a plain `it` and drop the exclusion in the fold property above.
+  it.fails('folds a refund reversed after the refunded period ended to churned, as the simulator holds it', () => {
+    const { world, events, subs } = runMachine({
+      start: Date.UTC(2026, 0, 1),
+      steps: [
+        { dt: 0, step: { kind: 'buy', customer: 'u1', product: 'monthly', trial: false } },
+        { dt: DAY, step: { kind: 'refund', sub: 0 } },
+        { dt: 60 * DAY, step: { kind: 'reverse_refund', sub: 0 } },
+      ],
+      tail: 0,
+    });
+    const last = events.at(-1)!.event as HandledEvent;
+    expect(last).toMatchObject({ type: 'REFUND_REVERSED', expiration_at_ms: Date.UTC(2026, 1, 1) });
+    expect(subscriptionIn(world, subs[0]!)?.sub).toMatchObject({ status: 'expired', refund: null });
+    const handled = events.map(accepted).filter((p) => p?.handled === true).map((p) => p!.event);
+    expect(foldEventsByCustomer(handled).get('u1')).toMatchObject({ state: 'churned', period_ends_at: Date.UTC(2026, 1, 1) });
+  });
+
+  it('queues the pending jobs by time, then rank, then customer creation order, then the subscription\'s place', () => {
+    fc.assert(
+      fc.property(runArb(true), (run) => {
+        const { world } = runMachine(run);
+        const sortKey = (job: Job): number[] => {
+          const customer = customerIn(world, job.project_id, job.customer_id)!;
+          const place = job.subscription_id === null ? 0 : customer.subscriptions.findIndex((s) => s.id === job.subscription_id) + 1;
+          return [job.at, JOB_RANK[job.kind], customer.seq, place];
+        };
+        const keys = pendingJobs(world).map(sortKey);
+        const sorted = [...keys].sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]! || a[3]! - b[3]!);
+        expect(keys).toEqual(sorted);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('never changes the world it is given', () => {

@@ -62,7 +62,7 @@ function baseEvent(id: string, customer: number, seq: number, at: number, expira
     price: 9.99,
     currency: 'USD',
     country_code: 'US',
-    transaction_id: `2000000${customer}${seq}`,
+    transaction_id: `2000000${customer}-${seq}`, // the separator keeps (1, 12) and (11, 2) apart: stores count per transaction
     original_transaction_id: `1000000${customer}`,
   };
 }

@@ -1,5 +1,13 @@
-/** The official API v2 `Customer` object of a simulated customer. */
+/** The official API v2 `Customer` object of a simulated customer, and the body that creates one. */
+import { z } from 'zod';
 import type { CustomerState } from '../sim/state.js';
+import { attributeNameSchema } from './attributeResource.js';
+
+/** The body of `POST /customers`: an id of letters, digits, `_` and `-`, and up to 50 attributes. */
+export const createCustomerBodySchema = z.strictObject({
+  id: z.string().min(1).max(1500).regex(/^[0-9a-zA-Z_-]*$/, 'letters, digits, _ and - only'),
+  attributes: z.array(z.strictObject({ name: attributeNameSchema, value: z.string().max(500) })).max(50).optional(),
+});
 
 /** A customer as `GET /v2/projects/{project_id}/customers/{customer_id}` answers it (schema `Customer`). */
 export interface CustomerResource {

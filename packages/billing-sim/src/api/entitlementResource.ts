@@ -8,6 +8,9 @@ export const createEntitlementBodySchema = z.strictObject({
   display_name: z.string().min(1).max(1500),
 });
 
+/** The body of `POST /entitlements/{entitlement_id}` (an update). */
+export const updateEntitlementBodySchema = z.strictObject({ display_name: z.string().min(1).max(1500) });
+
 /** The body of the attach and detach actions: 1–50 product ids. */
 export const entitlementProductsBodySchema = z.strictObject({
   product_ids: z.array(z.string().min(1).max(255)).min(1).max(50),

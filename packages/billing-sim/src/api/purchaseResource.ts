@@ -1,6 +1,7 @@
 /** The official API v2 `Purchase` object of a one-time purchase. */
 import type { Product } from '../sim/products.js';
 import type { CustomerState, EventSettings, OneTimePurchase } from '../sim/state.js';
+import type { EntitlementResource } from './entitlementResource.js';
 import { apiStoreOf, COMMISSION } from './subscriptionResource.js';
 
 export interface PurchaseResource {
@@ -14,7 +15,7 @@ export interface PurchaseResource {
   quantity: number;
   status: 'owned' | 'refunded';
   presented_offering_id: null;
-  entitlements: { object: 'list'; items: unknown[]; next_page: null; url: string };
+  entitlements: { object: 'list'; items: EntitlementResource[]; next_page: null; url: string };
   environment: 'production' | 'sandbox';
   store: string;
   store_purchase_identifier: string;
@@ -25,7 +26,7 @@ const cents = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * Given a one-time purchase, its customer, the world's settings and catalog and the project's API path
- * prefix, returns its `Purchase` object (id: the store transaction id). A refunded purchase's revenue
+ * prefix (and the entitlements its product unlocks, none when omitted), returns its `Purchase` object (id: the store transaction id). A refunded purchase's revenue
  * is 0, as the real figures are net of refunds. One-time purchases are made in the simulator's own
  * store and environment.
  *
@@ -38,6 +39,7 @@ export function toPurchaseResource(
   settings: EventSettings,
   products: ReadonlyMap<string, Product>,
   base: string,
+  entitlements: EntitlementResource[] = [],
 ): PurchaseResource {
   const gross = p.refunded ? 0 : cents(products.get(p.product_id)?.price ?? 0);
   const commission = cents(gross * COMMISSION);
@@ -52,7 +54,7 @@ export function toPurchaseResource(
     quantity: 1,
     status: p.refunded ? 'refunded' : 'owned',
     presented_offering_id: null,
-    entitlements: { object: 'list', items: [], next_page: null, url: `${base}/purchases/${encodeURIComponent(p.transaction_id)}/entitlements` },
+    entitlements: { object: 'list', items: entitlements, next_page: null, url: `${base}/purchases/${encodeURIComponent(p.transaction_id)}/entitlements` },
     environment: settings.environment === 'PRODUCTION' ? 'production' : 'sandbox',
     store: apiStoreOf(settings.store),
     store_purchase_identifier: p.transaction_id,

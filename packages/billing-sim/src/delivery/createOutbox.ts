@@ -5,10 +5,10 @@
  * delivery log of every attempt, redelivers by id, and injects faults (duplicates, reordering,
  * delays, drops) from a seeded PRNG.
  */
-import { createDeque } from '../internal/deque.js';
 import type { Random } from '../internal/random.js';
 import type { WebhookBody } from '../sim/webhookEvents.js';
 import type { WebhookConfig } from './deliveryConfig.js';
+import { createItemQueue } from './itemQueue.js';
 import type { Scheduler } from './scheduler.js';
 import { acceptsEvent, configuredTargets, type DeliveryTarget } from './targets.js';
 import type { Transport, TransportRequest, TransportResult } from './transport.js';
@@ -37,6 +37,16 @@ export interface DeliveryAttempt {
   error: string | null;
   duration_ms: number;
 }
+
+/**
+ * What one delivery step came to, for metrics: an attempt answered 200 (`delivered`), an attempt
+ * that failed and will be retried (`retried`), a last failed attempt (`failed`), an event the drop
+ * fault discarded (`dropped`), or a duplicate the duplicate fault sent (`duplicate`).
+ */
+export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'dropped' | 'duplicate';
+
+/** Told each delivery step's outcome and, for an attempt, its duration in ms (null for a drop). */
+export type DeliveryObserver = (outcome: DeliveryOutcome, durationMs: number | null) => void;
 
 /** `filtered`: the target's environment or event-type filter left the event out. */
 export type DeliveryState = 'pending' | 'delayed' | 'retrying' | 'delivered' | 'failed' | 'dropped' | 'skipped' | 'filtered';
@@ -78,6 +88,8 @@ export interface Outbox {
   redeliver(eventId: string): DeliveryRecord | undefined;
   log(): DeliveryRecord[];
   get(eventId: string): DeliveryRecord | undefined;
+  /** Calls `observer` after each delivery step (metrics); returns the unsubscribe function. */
+  observe(observer: DeliveryObserver): () => void;
   /** Resolves once nothing is queued or in flight (timers for retries and delays may still wait). */
   idle(): Promise<void>;
   /** Cancels every waiting timer. */
@@ -119,15 +131,33 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     });
   let random = deps.random;
   // The first record of each event; the records of further targets of the same event, if any, in `more`.
+  // Indexed lazily (`indexAll`), when a lookup needs it: a month advance logs 300 k records at once,
+  // and a map of 300 k event ids built inside the advance cost more than the log itself.
   const byEvent = new Map<string, DeliveryRecord>();
   const more = new Map<string, DeliveryRecord[]>();
   const all: DeliveryRecord[] = [];
-  const queue = createDeque<QueueItem>();
+  let indexed = 0;
+  function indexAll(): void {
+    for (; indexed < all.length; indexed += 1) {
+      const record = all[indexed]!;
+      if (!byEvent.has(record.event_id)) byEvent.set(record.event_id, record);
+      else {
+        const list = more.get(record.event_id);
+        if (list === undefined) more.set(record.event_id, [record]);
+        else list.push(record);
+      }
+    }
+  }
+  const queue = createItemQueue<DeliveryRecord, DeliveryTarget, AttemptKind>();
   const timers = new Set<unknown>();
   let inFlight = 0;
   let fillScheduled = false;
   let waiters: (() => void)[] = [];
   const chance = (rate: number) => rate > 0 && random() < rate;
+  const observers = new Set<DeliveryObserver>();
+  const tell = (outcome: DeliveryOutcome, durationMs: number | null) => {
+    for (const observer of observers) observer(outcome, durationMs);
+  };
 
   const later = (ms: number, fn: () => void) => {
     const handle = scheduler.setTimeout(() => {
@@ -162,16 +192,18 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const started = scheduler.now();
     const result = await send(transport, { url: target.url, headers, body: JSON.stringify(record.body), timeout_ms: cfg.timeout_ms });
     const status = 'status' in result ? result.status : null;
+    const durationMs = scheduler.now() - started;
     attemptsOf(record).push({
       n: record.attempts.length + 1,
       kind: item.kind,
       at: started,
       status,
       error: 'error' in result ? result.error : status === 200 ? null : `HTTP ${status}`,
-      duration_ms: scheduler.now() - started,
+      duration_ms: durationMs,
     });
-    if (item.kind === 'duplicate') return;
+    if (item.kind === 'duplicate') return tell('duplicate', durationMs);
     if (status === 200) {
+      tell('delivered', durationMs);
       record.state = 'delivered';
       record.next_attempt_at = null;
       if (item.kind !== 'redeliver' && chance(cfg.faults.duplicate_rate)) {
@@ -182,15 +214,16 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     }
     if (item.kind === 'redeliver') {
       if (record.state !== 'delivered') record.state = 'failed';
-      return;
+      return tell('failed', durationMs);
     }
     const retriesDone = record.attempts.filter((a) => a.kind === 'retry').length;
     const delay = cfg.retry_schedule_ms[retriesDone];
     if (delay === undefined) {
       record.state = 'failed';
       record.next_attempt_at = null;
-      return;
+      return tell('failed', durationMs);
     }
+    tell('retried', durationMs);
     record.state = 'retrying';
     record.next_attempt_at = scheduler.now() + delay;
     later(delay, () => push({ record, target, kind: 'retry' }));
@@ -236,12 +269,6 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       faults: NO_FAULTS,
       body,
     };
-    if (!byEvent.has(record.event_id)) byEvent.set(record.event_id, record);
-    else {
-      const list = more.get(record.event_id);
-      if (list === undefined) more.set(record.event_id, [record]);
-      else list.push(record);
-    }
     all.push(record);
     return record;
   }
@@ -251,6 +278,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     if (chance(faults.drop_rate)) {
       record.state = 'dropped';
       faultsOf(record).push('drop');
+      tell('dropped', null);
     } else if (chance(faults.delay_rate)) {
       record.state = 'delayed';
       faultsOf(record).push('delay');
@@ -282,6 +310,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       return first!;
     },
     redeliver(eventId) {
+      indexAll();
       const first = byEvent.get(eventId);
       if (first === undefined) return undefined;
       // Each record goes to its target as configured now; an event logged as skipped (no target
@@ -296,7 +325,14 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       return first;
     },
     log: () => [...all],
-    get: (eventId) => byEvent.get(eventId),
+    get(eventId) {
+      indexAll();
+      return byEvent.get(eventId);
+    },
+    observe(observer) {
+      observers.add(observer);
+      return () => void observers.delete(observer);
+    },
     idle: () => (busy() ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     close() {
       for (const t of timers) scheduler.clearTimeout(t);
@@ -308,6 +344,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       byEvent.clear();
       more.clear();
       all.length = 0;
+      indexed = 0;
       while (queue.shift() !== undefined);
       random = next;
     },

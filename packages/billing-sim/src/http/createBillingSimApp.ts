@@ -4,6 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { BillingSimulator } from '../sim/createSimulator.js';
 import { createRequestHandler, type HandlerOptions } from './handleRequest.js';
 import { edgeErrorResponse, type SimResponse } from './httpTypes.js';
+import { isMetricsRequest } from '../metrics/metricsEndpoint.js';
 
 const answer = (res: Response, out: SimResponse) => void res.status(out.status).set(out.headers ?? {}).json(out.body);
 
@@ -20,6 +21,11 @@ export function createBillingSimApp(sim: BillingSimulator, options: HandlerOptio
   const handle = createRequestHandler(sim, options);
   const app = express();
   app.disable('x-powered-by');
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    if (!isMetricsRequest(req.method, req.path)) return next();
+    const answer = await handle.metricsEndpoint.answer(req.headers.authorization);
+    res.status(answer.status).set(answer.headers).send(answer.text);
+  });
   app.use(express.raw({ type: () => true, limit: '1mb' }));
   app.use((req: Request, res: Response) => {
     const target = parseRequestTarget(req.originalUrl);

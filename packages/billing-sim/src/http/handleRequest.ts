@@ -11,6 +11,8 @@ import { createRateLimiter, type RateLimitSettings } from './rateLimit/rateLimit
 import { compilePattern, type Route } from './route.js';
 import { simRoutes } from './simRoutes.js';
 import { simApiRoutes, v2Routes } from './v2Routes.js';
+import { createMetricsEndpoint, type MetricsEndpoint } from '../metrics/metricsEndpoint.js';
+import { createSimMetrics } from '../metrics/simMetrics.js';
 
 export interface HandlerOptions {
   /** When set, `/v2` and `/sim` require `Authorization: Bearer <apiKey>`. */
@@ -22,7 +24,12 @@ export interface HandlerOptions {
    * turns refusals off (usage headers stay), or settings scale the limits and the window.
    */
   rateLimits?: RateLimitSettings | false;
+  /** `GET /metrics` without the API key even when one is set (METRICS_PUBLIC). Default false. */
+  metricsPublic?: boolean;
 }
+
+/** The request handler, carrying its `GET /metrics` endpoint for the HTTP bindings. */
+export type SimRequestHandler = ((req: SimRequest) => SimResponse) & { readonly metricsEndpoint?: MetricsEndpoint };
 
 /**
  * Every route, API v2 first.
@@ -41,13 +48,15 @@ const COMPILED = ROUTES.map((route) => ({ route, match: compilePattern(route.pat
  * const handle = createRequestHandler(sim);
  * handle({ method: 'GET', path: '/sim/clock', query: {}, headers: {}, rawBody: '' }).status; // 200
  */
-export function createRequestHandler(sim: BillingSimulator, options: HandlerOptions = {}): (req: SimRequest) => SimResponse {
+export function createRequestHandler(sim: BillingSimulator, options: HandlerOptions = {}): SimRequestHandler & { readonly metricsEndpoint: MetricsEndpoint } {
   const wallClock = options.wallClock ?? Date.now;
   // Constant time in content and length (both sides hashed first): the shared edge's matcher.
   const apiAuth = options.apiKey ? createSecretMatcher(`Bearer ${options.apiKey}`) : undefined;
   const limiter = createRateLimiter(options.rateLimits === false ? { enabled: false } : (options.rateLimits ?? {}), wallClock);
+  const metrics = createSimMetrics(sim);
+  const metricsEndpoint = createMetricsEndpoint(metrics, apiAuth, options.metricsPublic ?? false);
 
-  return (req) => {
+  const handle = (req: SimRequest): SimResponse => {
     const method = req.method.toUpperCase();
     if (method === 'GET' && req.path === '/health') return json(200, { status: 'ok', service: 'tenure-billing-sim' });
     if (method === 'GET' && req.path === '/openapi.json') return json(200, buildOpenApi(ROUTES));
@@ -90,4 +99,14 @@ export function createRequestHandler(sim: BillingSimulator, options: HandlerOpti
     }
     return errorResponse(fail('resource_missing', 'Resource not found').error);
   };
+  // Every answer counted by route pattern (bounded labels: the route table), 429s also by domain.
+  const counted = (req: SimRequest): SimResponse => {
+    const res = handle(req);
+    const method = req.method.toUpperCase();
+    const route = COMPILED.find(({ route: r, match }) => r.method === method && match(req.path) !== null)?.route;
+    metrics.request(route === undefined ? 'other' : method, route?.pattern ?? 'other', res.status);
+    if (res.status === 429 && route?.domain !== undefined) metrics.rateLimited(route.domain);
+    return res;
+  };
+  return Object.assign(counted, { metricsEndpoint });
 }

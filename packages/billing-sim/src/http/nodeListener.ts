@@ -7,17 +7,26 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkRequestHead, DEFAULT_BODY_LIMIT, edgeProblem, flattenHeaders, readText, sendJson } from '@tenure/http-edge';
 import { fail } from '../sim/apiError.js';
 import { edgeErrorResponse, errorResponse, type SimRequest, type SimResponse } from './httpTypes.js';
+import { isMetricsRequest, type MetricsEndpoint } from '../metrics/metricsEndpoint.js';
+
+/** A request handler, with the `GET /metrics` endpoint `createRequestHandler` attaches. */
+type Handler = ((req: SimRequest) => SimResponse) & { readonly metricsEndpoint?: MetricsEndpoint };
 
 const TOO_LARGE = 'Request body too large';
 
 const send = (res: ServerResponse, out: SimResponse, close = false): void =>
   sendJson(res, out.status, out.body, close ? { ...out.headers, connection: 'close' } : (out.headers ?? {}));
 
-async function serve(handle: (req: SimRequest) => SimResponse, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(handle: Handler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const head = checkRequestHead(req);
   if (!head.ok) {
     req.resume();
     return send(res, edgeErrorResponse(head.problem));
+  }
+  if (handle.metricsEndpoint !== undefined && isMetricsRequest(req.method, head.target.path)) {
+    req.resume();
+    const answer = await handle.metricsEndpoint.answer(req.headers.authorization);
+    return void res.writeHead(answer.status, answer.headers).end(answer.text);
   }
   const body = await readText(req, DEFAULT_BODY_LIMIT);
   if (!body.ok) {
@@ -48,7 +57,7 @@ async function serve(handle: (req: SimRequest) => SimResponse, req: IncomingMess
  * @example
  * createServer(toNodeListener(createRequestHandler(sim))).listen(4000, '127.0.0.1');
  */
-export function toNodeListener(handle: (req: SimRequest) => SimResponse) {
+export function toNodeListener(handle: Handler) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     serve(handle, req, res).catch(() => {
       if (!res.headersSent) send(res, errorResponse(fail('server_error', 'Internal error').error));

@@ -15,8 +15,19 @@ import {
   setBalancesBodySchema,
 } from './simSchemas.js';
 import { createIntegrationBodySchema, updateIntegrationBodySchema } from '../api/integrationResource.js';
-import { createEntitlementBodySchema, entitlementProductsBodySchema } from '../api/entitlementResource.js';
+import { createEntitlementBodySchema, entitlementProductsBodySchema, updateEntitlementBodySchema } from '../api/entitlementResource.js';
 import { setAttributesBodySchema } from '../api/attributeResource.js';
+import { createCustomerBodySchema } from '../api/customerResource.js';
+import { createProjectV2BodySchema } from '../api/projectResource.js';
+import {
+  attachPackageProductsBodySchema,
+  createOfferingBodySchema,
+  createPackageBodySchema,
+  detachPackageProductsBodySchema,
+  updateOfferingBodySchema,
+  updatePackageBodySchema,
+} from '../api/offeringResource.js';
+import { assignOfferingBodySchema } from './v2/offeringRoutes.js';
 import { createProductBodySchema } from './v2/catalogRoutes.js';
 import { grantBodySchema, revokeBodySchema, transferBodySchema } from './v2/customerRoutes.js';
 import { adjustmentsBodySchema, createProjectBodySchema } from './v2Routes.js';
@@ -24,8 +35,11 @@ import { adjustmentsBodySchema, createProjectBodySchema } from './v2Routes.js';
 const VC = '/v2/projects/:project_id/virtual_currencies';
 const CUSTOMER = '/v2/projects/:project_id/customers/:customer_id';
 
-/** Routes that answer 201: creations (a POST on a collection) and the grant action. */
-const CREATED = /^POST .*\/(virtual_currencies|products|purchases|projects|webhooks|entitlements|grant_entitlement)$/;
+/** Routes that answer 201: creations (a POST on a collection, but API v2's `POST /projects` answers 200) and the grant action. */
+const CREATED = /^POST (?!\/v2\/projects$).*\/(virtual_currencies|products|purchases|projects|webhooks|entitlements|customers|offerings|packages|grant_entitlement)$/;
+
+/** Routes that answer a redirect: an invoice's file (to where it is downloaded). */
+const REDIRECTS = /\/invoices\/:invoice_id\/file$/;
 
 /** Routes whose body may be left out. */
 const OPTIONAL_BODIES = new Set(['POST /sim/reset']);
@@ -54,7 +68,17 @@ const BODIES: Record<string, z.ZodType> = {
   [`POST ${CUSTOMER}/actions/grant_entitlement`]: grantBodySchema,
   [`POST ${CUSTOMER}/actions/revoke_granted_entitlement`]: revokeBodySchema,
   'POST /v2/projects/:project_id/products': createProductBodySchema,
+  'POST /v2/projects': createProjectV2BodySchema,
+  'POST /v2/projects/:project_id/customers': createCustomerBodySchema,
+  'POST /v2/projects/:project_id/offerings': createOfferingBodySchema,
+  'POST /v2/projects/:project_id/offerings/:offering_id': updateOfferingBodySchema,
+  'POST /v2/projects/:project_id/offerings/:offering_id/packages': createPackageBodySchema,
+  'POST /v2/projects/:project_id/packages/:package_id': updatePackageBodySchema,
+  'POST /v2/projects/:project_id/packages/:package_id/actions/attach_products': attachPackageProductsBodySchema,
+  'POST /v2/projects/:project_id/packages/:package_id/actions/detach_products': detachPackageProductsBodySchema,
+  [`POST ${CUSTOMER}/actions/assign_offering`]: assignOfferingBodySchema,
   'POST /v2/projects/:project_id/entitlements': createEntitlementBodySchema,
+  'POST /v2/projects/:project_id/entitlements/:entitlement_id': updateEntitlementBodySchema,
   'POST /v2/projects/:project_id/entitlements/:entitlement_id/actions/attach_products': entitlementProductsBodySchema,
   'POST /v2/projects/:project_id/entitlements/:entitlement_id/actions/detach_products': entitlementProductsBodySchema,
 };
@@ -96,7 +120,7 @@ export function buildOpenApi(routes: readonly Route[]): unknown {
       parameters: params,
       responses: {
         default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        [CREATED.test(`${route.method} ${route.pattern}`) ? '201' : '200']: { description: 'Success' },
+        [REDIRECTS.test(route.pattern) ? '302' : CREATED.test(`${route.method} ${route.pattern}`) ? '201' : '200']: { description: 'Success' },
       },
     };
     const key = `${route.method} ${route.pattern}`;
@@ -109,7 +133,7 @@ export function buildOpenApi(routes: readonly Route[]): unknown {
     info: {
       title: 'tenure billing simulator',
       version: '0.1.0',
-      description: 'A local stand-in for the billing service (RevenueCat API v2: customers, subscriptions, purchases, products, entitlements, webhook integrations, virtual currencies) plus a /sim control API. See docs/billing-sim.md.',
+      description: 'A local stand-in for the billing service (RevenueCat API v2: projects, customers, subscriptions, purchases, invoices, products, entitlements, offerings and packages, webhook integrations, virtual currencies, overview metrics) plus a /sim control API. See docs/billing-sim.md.',
     },
     servers: [{ url: 'http://127.0.0.1:4000' }],
     components: {

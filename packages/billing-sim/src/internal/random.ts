@@ -64,16 +64,27 @@ function writeWord(codes: number[], at: number, w: number, digits: readonly numb
 
 const fromCodes = (codes: number[]): string => String.fromCharCode.apply(null, codes);
 
+/** One reusable array of character codes per id length: an id costs its string and nothing else. */
+const codesByLength = new Map<number, number[]>();
+
 /**
  * Given a PRNG, a prefix and a number of characters, returns the prefix and that many lowercase
  * hex digits (8 per draw), as one flat string.
  */
 export function prefixedHex(rnd: Random, prefix: string, n: number): string {
-  const codes: number[] = [];
-  for (let i = 0; i < prefix.length; i++) codes.push(prefix.charCodeAt(i));
-  const start = codes.length;
-  for (let i = 0; i < n; i += 8) writeWord(codes, start + i, word(rnd), LOWER);
-  codes.length = start + n;
+  const length = prefix.length + n;
+  let codes = codesByLength.get(length);
+  if (codes === undefined) {
+    codes = new Array<number>(length).fill(0);
+    if (codesByLength.size < 64) codesByLength.set(length, codes);
+  }
+  for (let i = 0; i < prefix.length; i++) codes[i] = prefix.charCodeAt(i);
+  const start = prefix.length;
+  // The last draw may have more digits than fit: only its leading ones are kept, as before.
+  for (let i = 0; i < n; i += 8) {
+    const w = word(rnd);
+    for (let k = 0, shift = 28; k < 8 && i + k < n; k += 1, shift -= 4) codes[start + i + k] = LOWER[(w >>> shift) & 15]!;
+  }
   return fromCodes(codes);
 }
 

@@ -6,6 +6,9 @@ import type { CustomerAttributes } from './attributes.js';
 import type { EntitlementRecord } from './entitlements.js';
 import type { GrantedEntitlement } from './grantedEntitlements.js';
 import type { WebhookIntegrationRecord } from './integrations.js';
+import type { ProjectRecord } from './projects.js';
+import type { OfferingRecord, PackageRecord } from './offerings.js';
+import type { PortalToken } from './portal.js';
 import { emptyPMap, type PMap } from './persistentMap.js';
 
 /** API v2's parts of the world: immutable data, replaced by a transition that changes them. */
@@ -20,6 +23,18 @@ export interface ApiParts {
   readonly granted: PMap<readonly GrantedEntitlement[]>;
   /** When API v2 created a catalog product, by product id (products from /sim or options have none). */
   readonly product_created_at: PMap<number>;
+  /** Each project's name and creation time, by project id (projects that a /sim write created implicitly have none). */
+  readonly projects: PMap<ProjectRecord>;
+  /** Offerings of every project, by id. */
+  readonly offerings: PMap<OfferingRecord>;
+  /** Packages of every offering, by id. */
+  readonly packages: PMap<PackageRecord>;
+  /** Each project's current offering id, by project id (absent: none is current). */
+  readonly current_offering: PMap<string>;
+  /** Offerings assigned to customers (`assign_offering`), by `attributeKey(project, customer)`. */
+  readonly offering_overrides: PMap<string>;
+  /** Customer portal tokens not yet used, by token. */
+  readonly portal_tokens: PMap<PortalToken>;
 }
 
 /**
@@ -28,4 +43,16 @@ export interface ApiParts {
  * @example
  * createWorld(settings, 'seed', 0, []).api; // emptyApiParts()
  */
-export const emptyApiParts = (): ApiParts => ({ integrations: emptyPMap(), attributes: emptyPMap(), entitlements: emptyPMap(), granted: emptyPMap(), product_created_at: emptyPMap() });
+export const emptyApiParts = (): ApiParts => ({
+  integrations: emptyPMap(),
+  attributes: emptyPMap(),
+  entitlements: emptyPMap(),
+  granted: emptyPMap(),
+  product_created_at: emptyPMap(),
+  projects: emptyPMap(),
+  offerings: emptyPMap(),
+  packages: emptyPMap(),
+  current_offering: emptyPMap(),
+  offering_overrides: emptyPMap(),
+  portal_tokens: emptyPMap(),
+});

@@ -43,11 +43,11 @@ export function setAttributes(
   return ok(next);
 }
 
-/** Deletes a customer, its subscriptions, purchases, balances, attributes and granted entitlements; 404 when unknown. */
+/** Deletes a customer, its subscriptions, purchases, balances, attributes, granted entitlements and assigned offering; 404 when unknown. */
 export function deleteCustomer(ctx: SimContext, projectId: string, customerId: string): Result<{ object: 'customer'; id: string; deleted_at: number }> {
   if (peekCustomer(ctx, projectId, customerId) === undefined) return fail('resource_missing', `Customer ${customerId} not found`, 'customer_id');
   removeCustomer(ctx, projectId, customerId);
   const key = attributeKey(projectId, customerId);
-  ctx.api = { ...ctx.api, attributes: pmapRemove(ctx.api.attributes, key), granted: pmapRemove(ctx.api.granted, key) };
+  ctx.api = { ...ctx.api, attributes: pmapRemove(ctx.api.attributes, key), granted: pmapRemove(ctx.api.granted, key), offering_overrides: pmapRemove(ctx.api.offering_overrides, key) };
   return ok({ object: 'customer', id: customerId, deleted_at: ctx.now });
 }

@@ -14,6 +14,9 @@ import type { ProjectResource } from './projects.js';
 import type { CustomerAttributes } from './attributes.js';
 import type { EntitlementRecord } from './entitlements.js';
 import type { IntegrationInput, IntegrationUpdate, WebhookIntegrationRecord } from './integrations.js';
+import type { EligibilityCriteria, OfferingInput, OfferingRecord, OfferingUpdate, PackageRecord } from './offerings.js';
+import type { PackageInput } from './packages.js';
+import type { PortalToken } from './portal.js';
 import type { CustomerState, IdempotencyRecord, SubscriptionState } from './state.js';
 
 /** A command and its parameters, discriminated on `type`. */
@@ -41,6 +44,22 @@ export type SimCommand =
   | ({ type: 'temporary_grant' } & TemporaryGrantInput)
   | { type: 'remember_idempotency'; project_id: string; key: string; record: Omit<IdempotencyRecord, 'created_at'> }
   | { type: 'create_project'; project_id: string }
+  | { type: 'create_named_project'; name: string }
+  | { type: 'create_customer'; project_id: string; customer_id: string; attributes: { name: string; value: string }[] }
+  | { type: 'create_offering'; project_id: string; input: OfferingInput }
+  | { type: 'update_offering'; project_id: string; id: string; update: OfferingUpdate }
+  | { type: 'delete_offering'; project_id: string; id: string }
+  | { type: 'assign_offering'; project_id: string; customer_id: string; offering_id: string | null }
+  | { type: 'create_package'; project_id: string; offering_id: string; input: PackageInput }
+  | { type: 'update_package'; project_id: string; id: string; update: { display_name?: string | undefined; position?: number | undefined } }
+  | { type: 'delete_package'; project_id: string; id: string }
+  | { type: 'attach_package_products'; project_id: string; id: string; products: { product_id: string; eligibility_criteria: EligibilityCriteria }[] }
+  | { type: 'detach_package_products'; project_id: string; id: string; product_ids: string[] }
+  | { type: 'issue_portal_token'; project_id: string; subscription_id: string }
+  | { type: 'redeem_portal_token'; token: string }
+  | { type: 'update_entitlement'; project_id: string; id: string; display_name: string }
+  | { type: 'delete_entitlement'; project_id: string; id: string }
+  | { type: 'delete_api_product'; id: string }
   | { type: 'create_integration'; project_id: string; input: IntegrationInput }
   | { type: 'update_integration'; project_id: string; id: string; input: IntegrationUpdate }
   | { type: 'delete_integration'; project_id: string; id: string }
@@ -81,6 +100,22 @@ export interface CommandValues {
   temporary_grant: { subscription_id: string; transaction_id: string };
   remember_idempotency: IdempotencyRecord;
   create_project: ProjectResource;
+  create_named_project: ProjectResource;
+  create_customer: CustomerState;
+  create_offering: OfferingRecord;
+  update_offering: OfferingRecord;
+  delete_offering: { object: 'offering'; id: string; deleted_at: number };
+  assign_offering: { customer_id: string; offering_id: string | null };
+  create_package: PackageRecord;
+  update_package: PackageRecord;
+  delete_package: { object: 'package'; id: string; deleted_at: number };
+  attach_package_products: PackageRecord;
+  detach_package_products: PackageRecord;
+  issue_portal_token: { token: string } & PortalToken;
+  redeem_portal_token: PortalToken;
+  update_entitlement: EntitlementRecord;
+  delete_entitlement: { object: 'entitlement'; id: string; deleted_at: number };
+  delete_api_product: { object: 'product'; id: string; deleted_at: number };
   create_integration: WebhookIntegrationRecord;
   update_integration: WebhookIntegrationRecord;
   delete_integration: { object: 'webhook_integration'; id: string; deleted_at: number };

@@ -15,7 +15,7 @@ import {
 } from '@tenure/core';
 import { prefixedHex, randomFromState, uuidFrom, type Random } from '../internal/random.js';
 import type { ApiParts } from './apiParts.js';
-import { pmapGet, pmapRemove, pmapSet, pmapSetAll, type PMap } from './persistentMap.js';
+import { pmapGet, pmapRemove, pmapSet, pmapSetAll, pmapSetValues, type PMap } from './persistentMap.js';
 import type { Product } from './products.js';
 import {
   emptyProject,
@@ -28,6 +28,7 @@ import {
   type SubscriptionState,
   type World,
 } from './state.js';
+import { copyCustomer } from './copyCustomer.js';
 import { virtualCurrencyEvent, type EventContext, type VcAdjustment, type WebhookBody } from './webhookEvents.js';
 
 /** One change to a customer's credits: the ledger entries, with whose ledger they changed. */
@@ -42,8 +43,13 @@ interface ProjectDraft {
   base: ProjectState;
   currencies: Map<string, CurrencyRecord> | null;
   idempotency: PMap<IdempotencyRecord> | null;
-  /** Customers copied in this transition, by id. */
+  /** Customers copied in this transition, by id (see `copiedCustomers`). */
   customers: Map<string, CustomerState>;
+  /**
+   * Customers the clock copied (`adoptCustomer`), not yet in `customers`: a month advance copies
+   * every customer, and a map of them is only needed when a command after the jobs looks one up.
+   */
+  adopted: CustomerState[];
   /** Customers deleted in this transition (API v2 `DELETE /customers/{id}`). */
   removed: Set<string>;
 }
@@ -58,8 +64,9 @@ export interface SimContext {
   readonly events: WebhookBody[];
   /** The project of each event in `events` (same positions): delivery sends it to that project's integrations. */
   readonly eventProjects: string[];
-  /** Credit ledger changes, in order. */
+  /** Credit ledger changes, in order (none gathered when the caller does not want them). */
   readonly grants: CreditChange[];
+  readonly gatherCredits: boolean;
   seq: number;
   customerSeq: number;
   products: Map<string, Product> | null;
@@ -72,7 +79,7 @@ export interface SimContext {
 }
 
 /** Starts the working copy of a transition from a world. */
-export function beginDraft(world: World): SimContext {
+export function beginDraft(world: World, gatherCredits = true): SimContext {
   const rng = randomFromState(world.rng);
   return {
     base: world,
@@ -82,6 +89,7 @@ export function beginDraft(world: World): SimContext {
     events: [],
     eventProjects: [],
     grants: [],
+    gatherCredits,
     seq: world.seq,
     customerSeq: world.customer_seq,
     products: null,
@@ -93,20 +101,23 @@ export function beginDraft(world: World): SimContext {
   };
 }
 
-const copyCustomer = (c: CustomerState): CustomerState => ({
-  ...c,
-  subscriptions: c.subscriptions.map((s) => ({ ...s })),
-  purchases: c.purchases.map((p) => ({ ...p })),
-});
-
 function projectDraft(ctx: SimContext, projectId: string): ProjectDraft {
   let draft = ctx.projects.get(projectId);
   if (draft === undefined) {
     const base = pmapGet(ctx.base.projects, projectId) ?? emptyProject(projectId);
-    draft = { base, currencies: null, idempotency: null, customers: new Map(), removed: new Set() };
+    draft = { base, currencies: null, idempotency: null, customers: new Map(), adopted: [], removed: new Set() };
     ctx.projects.set(projectId, draft);
   }
   return draft;
+}
+
+/** The draft's copied customers by id, the clock's adopted ones moved in first. */
+function copiedCustomers(draft: ProjectDraft): Map<string, CustomerState> {
+  if (draft.adopted.length > 0) {
+    for (const c of draft.adopted) if (!draft.customers.has(c.id)) draft.customers.set(c.id, c);
+    draft.adopted = [];
+  }
+  return draft.customers;
 }
 
 /** The project as the transition sees it so far (read only). */
@@ -171,7 +182,7 @@ export const newVcTransactionId = (ctx: SimContext): string => prefixedHex(ctx.r
 /** Returns the customer as stored, without copying it (read only), or undefined. */
 export function peekCustomer(ctx: SimContext, projectId: string, customerId: string): CustomerState | undefined {
   const draft = ctx.projects.get(projectId);
-  const copied = draft?.customers.get(customerId);
+  const copied = draft === undefined ? undefined : copiedCustomers(draft).get(customerId);
   if (copied !== undefined) return copied;
   if (draft?.removed.has(customerId) === true) return undefined;
   const base = draft?.base ?? pmapGet(ctx.base.projects, projectId);
@@ -184,7 +195,7 @@ export function peekCustomer(ctx: SimContext, projectId: string, customerId: str
  */
 export function customerOf(ctx: SimContext, projectId: string, customerId: string, create: boolean): CustomerState | undefined {
   const draft = projectDraft(ctx, projectId);
-  const copied = draft.customers.get(customerId);
+  const copied = copiedCustomers(draft).get(customerId);
   if (copied !== undefined) return copied;
   const stored = draft.removed.has(customerId) ? undefined : pmapGet(draft.base.customers, customerId);
   if (stored !== undefined) {
@@ -203,9 +214,23 @@ export function customerOf(ctx: SimContext, projectId: string, customerId: strin
     ledger: emptyLedger(),
     subscriptions: [],
     purchases: [],
+    aliases: Object.freeze([customerId]),
   };
   draft.customers.set(customerId, customer);
   return customer;
+}
+
+/**
+ * Copies a customer the transition has not touched yet (the caller knows), as read from the world it
+ * started from, into the transition and returns the writable copy. The clock's jobs hold the stored
+ * customer already, so this skips the lookups `customerOf` makes (a month advance touches every customer).
+ */
+export function adoptCustomer(ctx: SimContext, stored: CustomerState): CustomerState {
+  const draft = projectDraft(ctx, stored.project_id);
+  // No lookup of an earlier copy: the clock adopts each customer once, before anything else in the transition.
+  const copy = copyCustomer(stored);
+  draft.adopted.push(copy);
+  return copy;
 }
 
 /**
@@ -214,7 +239,7 @@ export function customerOf(ctx: SimContext, projectId: string, customerId: strin
  */
 export function removeCustomer(ctx: SimContext, projectId: string, customerId: string): void {
   const draft = projectDraft(ctx, projectId);
-  draft.customers.delete(customerId);
+  copiedCustomers(draft).delete(customerId);
   draft.removed.add(customerId);
 }
 
@@ -231,9 +256,22 @@ export function findSubscription(ctx: SimContext, id: string): { customer: Custo
 export const purchaseOwner = (ctx: SimContext, transactionId: string): OwnerRef | undefined =>
   ctx.purchases.get(transactionId) ?? pmapGet(ctx.base.purchases, transactionId);
 
-/** The project's currencies, in creation order. */
-export const currenciesOf = (ctx: SimContext, projectId: string): VirtualCurrency[] =>
-  [...readProject(ctx, projectId).currencies.values()].map((r) => r.currency);
+/** The currency list of each stored (immutable) currency map: a grant reads it per renewal. */
+const currencyLists = new WeakMap<ReadonlyMap<string, CurrencyRecord>, readonly VirtualCurrency[]>();
+
+/** The project's currencies, in creation order (read only). */
+export function currenciesOf(ctx: SimContext, projectId: string): readonly VirtualCurrency[] {
+  const draft = ctx.projects.get(projectId);
+  // Written in this transition: a map still changing, so no list is kept for it.
+  if (draft?.currencies != null) return [...draft.currencies.values()].map((r) => r.currency);
+  const stored = (draft?.base ?? pmapGet(ctx.base.projects, projectId) ?? emptyProject(projectId)).currencies;
+  let list = currencyLists.get(stored);
+  if (list === undefined) {
+    list = Object.freeze([...stored.values()].map((r) => r.currency));
+    currencyLists.set(stored, list);
+  }
+  return list;
+}
 
 /** The `currency` of an adjustment, one frozen object per currency record (shared by all its events). */
 const adjustmentCurrencies = new WeakMap<CurrencyRecord, VcAdjustment['currency']>();
@@ -269,7 +307,8 @@ export function toAdjustments(ctx: SimContext, projectId: string, entries: reado
 
 /** Records a credit change of a customer (nothing when there are no entries). */
 export function recordCredits(ctx: SimContext, customer: CustomerState, entries: readonly LedgerEntry[]): void {
-  if (entries.length > 0) ctx.grants.push({ project_id: customer.project_id, customer_id: customer.id, entries: [...entries] });
+  // The entries are the core's fresh result and nothing changes them later: no copy.
+  if (ctx.gatherCredits && entries.length > 0) ctx.grants.push({ project_id: customer.project_id, customer_id: customer.id, entries: entries as LedgerEntry[] });
 }
 
 /** Records the credit change and emits one VIRTUAL_CURRENCY_TRANSACTION for it, if it changes anything. */
@@ -312,13 +351,17 @@ export function grantFor(
   return entries;
 }
 
+const customerKey = (c: CustomerState): string => c.id;
+
 /** Turns the working copy into the next world; the world it started from is unchanged. */
 export function commitDraft(ctx: SimContext): World {
   let projects = ctx.base.projects;
   for (const [id, draft] of ctx.projects) {
-    const touched = draft.currencies !== null || draft.idempotency !== null || draft.customers.size > 0 || draft.removed.size > 0;
+    const touched = draft.currencies !== null || draft.idempotency !== null || draft.customers.size > 0 || draft.adopted.length > 0 || draft.removed.size > 0;
     if (!touched) continue;
-    let customers = draft.customers.size === 0 ? draft.base.customers : pmapSetAll(draft.base.customers, draft.customers);
+    // The adopted customers were never looked up again (or they would be in the map): set as they are.
+    let customers = draft.adopted.length === 0 ? draft.base.customers : pmapSetValues(draft.base.customers, draft.adopted, customerKey);
+    if (draft.customers.size > 0) customers = pmapSetAll(customers, draft.customers);
     for (const id of draft.removed) if (!draft.customers.has(id)) customers = pmapRemove(customers, id);
     projects = pmapSet(projects, id, {
       id,

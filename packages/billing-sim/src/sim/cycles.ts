@@ -48,6 +48,15 @@ export function emitLifecycle<T extends LifecycleType>(
 export function renewNow(ctx: SimContext, customer: CustomerState, sub: SubscriptionState, restartCycles: boolean): void {
   const now = ctx.now;
   const wasTrial = sub.period_type === 'TRIAL';
+  // The current transaction becomes a past one (one node; the older ones are shared, not copied).
+  sub.past_transactions = {
+    id: sub.transaction_id,
+    product_id: sub.product_id,
+    purchased_at: sub.period_start,
+    expires_at: sub.period_end,
+    refunded_at: sub.refund?.at ?? null,
+    previous: sub.past_transactions,
+  };
   if (sub.pending_product_id !== null) {
     sub.product_id = sub.pending_product_id;
     sub.pending_product_id = null;

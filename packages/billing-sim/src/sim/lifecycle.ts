@@ -8,6 +8,7 @@ import { clawbackCredits, grantsForPurchase, type PlannedGrant, type RefundedPer
 import { prefixedHex } from '../internal/random.js';
 import { addDuration, parseDuration, type Duration } from '../internal/duration.js';
 import { fail, ok, type Result } from './apiError.js';
+import { copySubscription } from './copyCustomer.js';
 import {
   currenciesOf,
   customerOf,
@@ -86,14 +87,21 @@ function newSubscription(
   input: { presented_offering_id: string | null; country_code: string; environment: EventSettings['environment']; store: string },
 ): SubscriptionState {
   ctx.seq += 1;
-  const sub: SubscriptionState = {
-    id: prefixedHex(ctx.random, 'sub_', 12),
+  const id = prefixedHex(ctx.random, 'sub_', 12);
+  // Through copySubscription: the one field order (and compact shape) of every subscription.
+  const sub = copySubscription({
+    id,
     customer_id: customer.id,
     product_id: product.id,
-    ...cycle,
+    status: cycle.status,
+    period_type: cycle.period_type,
     original_transaction_id: transactionId,
     transaction_id: transactionId,
     original_purchased_at: ctx.now,
+    period_start: cycle.period_start,
+    period_end: cycle.period_end,
+    cycle_anchor: cycle.cycle_anchor,
+    cycle_index: cycle.cycle_index,
     auto_renew: true,
     renewal_number: 1,
     grace_expires_at: null,
@@ -109,7 +117,8 @@ function newSubscription(
     store: input.store,
     auto_resume_at: null,
     refund: null,
-  };
+    past_transactions: null,
+  });
   customer.subscriptions.push(sub);
   ctx.subscriptions.set(sub.id, { project_id: customer.project_id, customer_id: customer.id });
   return sub;
@@ -342,6 +351,9 @@ export function extend(ctx: SimContext, id: string, by: Duration): SubOp {
   const { customer, sub } = r.value;
   const end = addDuration(sub.period_end, by);
   if (end <= sub.period_end) return fail('parameter_error', 'An extension must be longer than 0', 'by');
+  // A pause planned for the period end starts at the new end and lasts as long as planned (without
+  // this, an extension as long as the pause resumed it at the instant it began).
+  if (sub.auto_resume_at !== null) sub.auto_resume_at += end - sub.period_end;
   sub.period_end = end;
   sub.cycle_anchor = end;
   sub.cycle_index = 0;

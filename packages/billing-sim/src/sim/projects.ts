@@ -5,9 +5,10 @@
  * `--project`), and a /sim control write naming a project (a purchase, set balances) creates it, as
  * a dashboard would. API v2 never creates a project; it answers an unknown one with 404.
  */
+import { hexFrom } from '../internal/random.js';
 import { fail, ok, type Result } from './apiError.js';
 import { writableCurrencies, type SimContext } from './context.js';
-import { pmapGet, pmapValues } from './persistentMap.js';
+import { pmapGet, pmapSet, pmapValues } from './persistentMap.js';
 import type { World } from './state.js';
 
 /**
@@ -42,6 +43,22 @@ export function projectIds(world: World): string[] {
   return [world.settings.default_project_id, ...others.sort()];
 }
 
+/** A project's name and when it was created (API v2's `Project` object carries both). */
+export interface ProjectRecord {
+  name: string;
+  created_at: number;
+}
+
+/**
+ * Given a world and a project id, returns its name and creation time: as recorded when it was
+ * created, or its id and 0 for a project a /sim write created implicitly.
+ *
+ * @example
+ * projectRecord(world, 'proj1').name; // 'proj1'
+ */
+export const projectRecord = (world: World, projectId: string): ProjectRecord =>
+  pmapGet(world.api.projects, projectId) ?? { name: projectId, created_at: 0 };
+
 /** Checks a project id's shape: 1–20 characters. */
 export function checkProjectId(projectId: string): Result<string> {
   if (projectId.length === 0 || projectId.length > MAX_PROJECT_ID_LENGTH) {
@@ -51,7 +68,7 @@ export function checkProjectId(projectId: string): Result<string> {
 }
 
 /** Creates an empty project: 400 for a bad id, 409 when it exists. */
-export function createProject(ctx: SimContext, projectId: string): Result<ProjectResource> {
+export function createProject(ctx: SimContext, projectId: string, name: string = projectId): Result<ProjectResource> {
   const checked = checkProjectId(projectId);
   if (!checked.ok) return checked;
   // Jobs run before a command touch only projects that hold customers, so a draft means it exists.
@@ -59,5 +76,11 @@ export function createProject(ctx: SimContext, projectId: string): Result<Projec
   if (exists) return fail('resource_already_exists', `Project ${projectId} already exists`, 'id');
   // Copying the (empty) currency table marks the project written, so the commit keeps it.
   writableCurrencies(ctx, projectId);
+  ctx.api = { ...ctx.api, projects: pmapSet(ctx.api.projects, projectId, { name, created_at: ctx.now }) };
   return ok({ object: 'sim.project', id: projectId });
+}
+
+/** Creates a project with a name, as API v2's `POST /projects` does: its id is `proj` and 8 hex digits. */
+export function createNamedProject(ctx: SimContext, name: string): Result<ProjectResource> {
+  return createProject(ctx, `proj${hexFrom(ctx.random, 8)}`, name);
 }

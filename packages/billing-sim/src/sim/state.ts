@@ -25,6 +25,23 @@ export interface RefundRecord {
   cancel_reason: string | null;
 }
 
+/**
+ * A transaction of a subscription before its current one (the current one is the subscription's own
+ * `transaction_id`, `period_start`, `period_end`). A persistent list, newest first: a renewal adds one
+ * node pointing at the older ones, so keeping every transaction copies nothing and earlier worlds
+ * keep seeing their own history.
+ */
+export interface PastTransaction {
+  readonly id: string;
+  readonly product_id: string;
+  readonly purchased_at: number;
+  /** The end of the period it paid for, as it stood when the next transaction replaced it. */
+  readonly expires_at: number;
+  /** When it was refunded (a refund not reversed), or null. */
+  readonly refunded_at: number | null;
+  readonly previous: PastTransaction | null;
+}
+
 export interface SubscriptionState {
   id: string;
   customer_id: string;
@@ -65,6 +82,8 @@ export interface SubscriptionState {
   auto_resume_at: number | null;
   /** The last refund, until it is reversed (REFUND_REVERSED restores what it undid). */
   refund: RefundRecord | null;
+  /** Every transaction before the current one, newest first (each renewal adds one). */
+  past_transactions: PastTransaction | null;
 }
 
 export interface OneTimePurchase {
@@ -84,6 +103,11 @@ export interface CustomerState {
   ledger: Ledger;
   subscriptions: SubscriptionState[];
   purchases: OneTimePurchase[];
+  /**
+   * The `aliases` every event of the customer carries (its own id), one frozen array shared by all
+   * of them rather than one per event (a month advance sends 300 k events). Absent: built per event.
+   */
+  readonly aliases?: readonly string[];
 }
 
 export interface CurrencyRecord {

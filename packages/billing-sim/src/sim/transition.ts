@@ -15,7 +15,12 @@ import { changeBalances } from './balanceOps.js';
 import { createCurrency, deleteCurrency, updateCurrency } from './currencyOps.js';
 import { forgetExpiredKeys, rememberKey } from './idempotency.js';
 import * as life from './lifecycle.js';
-import { createProject } from './projects.js';
+import { createNamedProject, createProject } from './projects.js';
+import { createCustomer } from './customerCreation.js';
+import { assignOffering, createOffering, deleteOffering, updateOffering } from './offerings.js';
+import * as pkg from './packages.js';
+import { issuePortalToken, redeemPortalToken } from './portal.js';
+import { deleteApiProduct, deleteEntitlement, updateEntitlement } from './catalogRemovals.js';
 import { deleteCustomer, setAttributes } from './attributes.js';
 import { createApiProduct } from './apiProducts.js';
 import { changeEntitlementProducts, createEntitlement } from './entitlements.js';
@@ -36,6 +41,16 @@ export type TransitionOutcome<V> =
       grants: CreditChange[];
     }
   | { ok: false; error: ApiError };
+
+/** What a caller of `transition` wants gathered besides the next world, the value and the events. */
+export interface TransitionOptions {
+  /**
+   * Gather every credit ledger change in `grants` (default true). A caller that does not read them
+   * (the simulator facade) turns it off: a month advance makes 200 k of them, each kept alive until
+   * the transition returns.
+   */
+  grants?: boolean;
+}
 
 /**
  * Applies one command to the working copy: one exhaustive match over the command union (a new
@@ -70,6 +85,22 @@ function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCo
     .with({ type: 'temporary_grant' }, (c) => life.temporaryGrant(ctx, c))
     .with({ type: 'remember_idempotency' }, (c) => ok(rememberKey(ctx, c.project_id, c.key, c.record)))
     .with({ type: 'create_project' }, (c) => createProject(ctx, c.project_id))
+    .with({ type: 'create_named_project' }, (c) => createNamedProject(ctx, c.name))
+    .with({ type: 'create_customer' }, (c) => createCustomer(ctx, c.project_id, c.customer_id, c.attributes))
+    .with({ type: 'create_offering' }, (c) => createOffering(ctx, c.project_id, c.input))
+    .with({ type: 'update_offering' }, (c) => updateOffering(ctx, c.project_id, c.id, c.update))
+    .with({ type: 'delete_offering' }, (c) => deleteOffering(ctx, c.project_id, c.id))
+    .with({ type: 'assign_offering' }, (c) => assignOffering(ctx, c.project_id, c.customer_id, c.offering_id))
+    .with({ type: 'create_package' }, (c) => pkg.createPackage(ctx, c.project_id, c.offering_id, c.input))
+    .with({ type: 'update_package' }, (c) => pkg.updatePackage(ctx, c.project_id, c.id, c.update))
+    .with({ type: 'delete_package' }, (c) => pkg.deletePackage(ctx, c.project_id, c.id))
+    .with({ type: 'attach_package_products' }, (c) => pkg.attachPackageProducts(ctx, c.project_id, c.id, c.products))
+    .with({ type: 'detach_package_products' }, (c) => pkg.detachPackageProducts(ctx, c.project_id, c.id, c.product_ids))
+    .with({ type: 'issue_portal_token' }, (c) => issuePortalToken(ctx, c.project_id, c.subscription_id))
+    .with({ type: 'redeem_portal_token' }, (c) => redeemPortalToken(ctx, c.token))
+    .with({ type: 'update_entitlement' }, (c) => updateEntitlement(ctx, c.project_id, c.id, c.display_name))
+    .with({ type: 'delete_entitlement' }, (c) => deleteEntitlement(ctx, c.project_id, c.id))
+    .with({ type: 'delete_api_product' }, (c) => deleteApiProduct(ctx, c.id))
     .with({ type: 'create_integration' }, (c) => createIntegration(ctx, c.project_id, c.input))
     .with({ type: 'update_integration' }, (c) => updateIntegration(ctx, c.project_id, c.id, c.input))
     .with({ type: 'delete_integration' }, (c) => deleteIntegration(ctx, c.project_id, c.id))
@@ -87,17 +118,17 @@ function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCo
  * Given a world, a command and the instant it happens (≥ the world's clock), returns the next world,
  * the command's value and its effects: first every job due up to `now` runs (renewals, expiries,
  * credit expiry; `advance` does only that), then the command. On an error nothing changes and no
- * effect is produced. Pure: the given world is never modified, and the same inputs give the same
+ * effect is produced (`options.grants: false` leaves `grants` empty). Pure: the given world is never modified, and the same inputs give the same
  * outcome, ids included.
  *
  * @example
  * const out = transition(world, { type: 'cancel', subscription_id: 'sub_1', reason: 'UNSUBSCRIBE' }, world.now);
  * if (out.ok) { world = out.world; out.events; } // [CANCELLATION]
  */
-export function transition<T extends SimCommandType>(world: World, command: CommandOf<T>, now: number): TransitionOutcome<CommandValues[T]> {
+export function transition<T extends SimCommandType>(world: World, command: CommandOf<T>, now: number, options: TransitionOptions = {}): TransitionOutcome<CommandValues[T]> {
   const refused = refuseClock(world.now, now);
   if (refused !== null) return fail('parameter_error', refused, 'to');
-  const ctx = beginDraft(world);
+  const ctx = beginDraft(world, options.grants ?? true);
   let jobsRun: CommandValues['advance']['jobs_run'] = [];
   if (now > world.now || command.type === 'advance') {
     const advanced = advanceTo(ctx, now);

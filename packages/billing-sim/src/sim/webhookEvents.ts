@@ -138,13 +138,16 @@ export const TAKEHOME_PERCENTAGE = 0.85;
 const NO_ATTRIBUTES: Record<string, never> = Object.freeze({});
 const NO_EXPERIMENTS: never[] = Object.freeze([]) as never[];
 
+/** The customer's aliases, shared by its events (events are read, never changed). */
+const aliasesOf = (customer: CustomerState): string[] => (customer.aliases ?? [customer.id]) as string[];
+
 const identity = (ctx: EventContext, customer: CustomerState) => ({
   id: ctx.id,
   app_id: ctx.app_id,
   event_timestamp_ms: ctx.at,
   app_user_id: customer.id,
   original_app_user_id: customer.id,
-  aliases: [customer.id],
+  aliases: aliasesOf(customer),
   subscriber_attributes: NO_ATTRIBUTES,
   experiments: NO_EXPERIMENTS,
 });
@@ -173,7 +176,7 @@ export function lifecycleEvent<T extends LifecycleType>(
     event_timestamp_ms: ctx.at,
     app_user_id: customer.id,
     original_app_user_id: customer.id,
-    aliases: [customer.id],
+    aliases: aliasesOf(customer),
     subscriber_attributes: NO_ATTRIBUTES,
     experiments: NO_EXPERIMENTS,
     product_id: sub.product_id,
@@ -292,7 +295,7 @@ export function virtualCurrencyEvent(
     event_timestamp_ms: ctx.at,
     app_user_id: customer.id,
     original_app_user_id: customer.id,
-    aliases: [customer.id],
+    aliases: aliasesOf(customer),
     subscriber_attributes: NO_ATTRIBUTES,
     experiments: NO_EXPERIMENTS,
     adjustments,

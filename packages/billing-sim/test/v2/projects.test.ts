@@ -10,10 +10,13 @@ afterEach(async () => {
 /** A concrete path for a route pattern, in the given project. */
 const pathFor = (pattern: string, project: string) => pattern.replace(':project_id', project).replace(/:[a-z_]+/g, 'X1');
 
+/** The served routes inside a project (`/v2/projects` itself names none). */
+const IN_PROJECT = SERVED_V2.filter((key) => key.includes(':project_id'));
+
 describe('projects', () => {
   it('answers every API v2 route on an unknown project with 404 resource_missing naming project_id', async () => {
     app = await startApp();
-    for (const key of SERVED_V2) {
+    for (const key of IN_PROJECT) {
       const [method, pattern] = key.split(' ') as [string, string];
       const res = await app.call(method, pathFor(pattern, 'nowhere'), method === 'POST' ? { adjustments: { X1: 1 }, code: 'X1', name: 'x' } : undefined);
       expect({ key, status: res.status, type: res.body.type, param: res.body.param }).toEqual({ key, status: 404, type: 'resource_missing', param: 'project_id' });
@@ -24,7 +27,7 @@ describe('projects', () => {
     app = await startApp();
     const long = 'p'.repeat(21);
     await app.call('POST', '/sim/purchases', { project_id: 'p'.repeat(20), customer_id: 'u1', product_id: 'none' });
-    for (const key of SERVED_V2) {
+    for (const key of IN_PROJECT) {
       const [method, pattern] = key.split(' ') as [string, string];
       const res = await app.call(method, pathFor(pattern, long));
       expect({ key, status: res.status, param: res.body.param }).toEqual({ key, status: 400, param: 'project_id' });

@@ -93,12 +93,32 @@ describe('API v2 subscriptions', () => {
     expect((await getSub()).status).toBe('expired');
   });
 
-  it('lists the original and the current transaction once the subscription renewed', async () => {
-    const first = (await app.call('GET', `${P}/subscriptions/${subId}/transactions`)).body.items;
+  it('lists every transaction of the subscription, one per renewal, oldest first, paged', async () => {
+    const txs = async (q = '') => (await app.call('GET', `${P}/subscriptions/${subId}/transactions${q}`)).body;
+    const first = (await txs()).items;
     expect(first).toHaveLength(1);
+    for (let i = 0; i < 3; i += 1) await app.call('POST', '/sim/clock/advance', { by: 'P1M' });
+    const all = (await txs()).items as { id: string; purchased_at: number; expiration_date: number; effective_expiration_date: number }[];
+    expect(all).toHaveLength(4);
+    expect(all[0]!.id).toBe(first[0].id);
+    expect(all.at(-1)!.id).toBe((await getSub()).store_subscription_identifier);
+    expect(new Set(all.map((t) => t.id)).size).toBe(4);
+    // Each period ends where the next renewal starts.
+    for (let i = 1; i < all.length; i += 1) expect(all[i - 1]!.expiration_date).toBe(all[i]!.purchased_at);
+    const page = await txs('?limit=3');
+    expect(page.items.map((t: { id: string }) => t.id)).toEqual(all.slice(0, 3).map((t) => t.id));
+    expect(page.next_page).toContain(`starting_after=${all[2]!.id}`);
+    expect((await txs(`?limit=3&starting_after=${all[2]!.id}`)).items.map((t: { id: string }) => t.id)).toEqual([all[3]!.id]);
+  });
+
+  it('ends a refunded transaction at the refund and keeps the earlier ones as they were', async () => {
     await app.call('POST', '/sim/clock/advance', { by: 'P1M' });
+    await app.call('POST', '/sim/clock/advance', { by: 'P3D' });
+    const before = (await app.call('GET', `${P}/subscriptions/${subId}/transactions`)).body.items;
+    await app.call('POST', `${P}/subscriptions/${subId}/actions/refund`);
     const after = (await app.call('GET', `${P}/subscriptions/${subId}/transactions`)).body.items;
-    expect(after.map((t: { id: string }) => t.id)).toEqual([first[0].id, (await getSub()).store_subscription_identifier]);
+    expect(after[0]).toEqual(before[0]);
+    expect(after[1]).toMatchObject({ id: before[1].id, expiration_date: before[1].expiration_date, effective_expiration_date: app.sim.now() });
   });
 
   it('shows a product change at the next renewal as will_change_product with the pending product', async () => {

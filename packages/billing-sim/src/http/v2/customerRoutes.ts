@@ -1,7 +1,7 @@
-/** API v2 customers (Customer Information domain): list, get, delete, aliases, attributes, active entitlements; actions grant, revoke, transfer. */
+/** API v2 customers (Customer Information domain): list, create, get, delete, aliases, attributes, active entitlements; actions grant, revoke, transfer. */
 import { z } from 'zod';
 import { setAttributesBodySchema, toAliasResources, toAttributeResources } from '../../api/attributeResource.js';
-import { toCustomerResource } from '../../api/customerResource.js';
+import { createCustomerBodySchema, toCustomerResource } from '../../api/customerResource.js';
 import { fail } from '../../sim/apiError.js';
 import { attributesOf } from '../../sim/attributes.js';
 import { activeEntitlements } from '../../sim/grantedEntitlements.js';
@@ -39,6 +39,17 @@ export const customerRoutes: Route[] = [
       const projectId = param(input, 'project_id');
       const customers = customersOf(world, projectId).filter((c) => search === undefined || attributesOf(world, projectId, c.id).get('$email')?.value === search);
       return respond(paginate(customers.map(toCustomerResource), (c) => c.id, input.query, input.path, ['search']));
+    },
+  },
+  {
+    method: 'POST', pattern: CUSTOMERS, domain: 'customer_information', summary: 'Create a customer with attributes (409 when the id exists)',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const body = parseBody(createCustomerBodySchema, input.body);
+      if (!body.ok) return errorResponse(body.error);
+      const command = { type: 'create_customer', project_id: param(input, 'project_id'), customer_id: body.value.id, attributes: body.value.attributes ?? [] } as const;
+      return respond(sim.dispatch(command), 201, toCustomerResource);
     },
   },
   {

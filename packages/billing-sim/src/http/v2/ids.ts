@@ -14,6 +14,10 @@ const MAX_ID_LENGTH: Record<string, number> = {
   entitlement_id: 255,
   product_id: 255,
   webhook_integration_id: 255,
+  app_id: 255,
+  offering_id: 255,
+  package_id: 255,
+  invoice_id: 1500,
 };
 
 /** A path parameter's decoded value ('' when the route has none). */

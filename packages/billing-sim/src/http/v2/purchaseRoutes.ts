@@ -1,7 +1,9 @@
-/** API v2 one-time purchases: search by store id, per customer (with `environment`), one, refund. */
+/** API v2 one-time purchases: search by store id, per customer (with `environment`), one, its entitlements, refund. */
+import { toEntitlementResource } from '../../api/entitlementResource.js';
 import { toPurchaseResource, type PurchaseResource } from '../../api/purchaseResource.js';
 import { fail, ok, type Result } from '../../sim/apiError.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
+import { entitlementsForProduct } from '../../sim/entitlements.js';
 import { pmapGet } from '../../sim/persistentMap.js';
 import { customerIn } from '../../sim/queries.js';
 import { errorResponse, paginate, respond, type RouteInput } from '../httpTypes.js';
@@ -10,6 +12,9 @@ import { customerListing } from './customerListing.js';
 import { checkIds, param } from './ids.js';
 
 const PROJECT = '/v2/projects/:project_id';
+
+/** The `Entitlement`s a product unlocks in a project. */
+const entitlementsOf = (sim: BillingSimulator, projectId: string, productId: string) => entitlementsForProduct(sim.world(), projectId, productId).map(toEntitlementResource);
 
 /** The path's purchase as its object, in the path's project, or 404 naming `purchase_id`. */
 function findPurchase(sim: BillingSimulator, input: RouteInput): Result<PurchaseResource> {
@@ -20,7 +25,7 @@ function findPurchase(sim: BillingSimulator, input: RouteInput): Result<Purchase
   const customer = owner === undefined || owner.project_id !== projectId ? undefined : customerIn(world, projectId, owner.customer_id);
   const purchase = customer?.purchases.find((p) => p.transaction_id === id);
   if (customer === undefined || purchase === undefined) return fail('resource_missing', `Purchase ${id} not found`, 'purchase_id');
-  return ok(toPurchaseResource(purchase, customer, sim.settings, world.products, `/v2/projects/${encodeURIComponent(projectId)}`));
+  return ok(toPurchaseResource(purchase, customer, sim.settings, world.products, `/v2/projects/${encodeURIComponent(projectId)}`, entitlementsOf(sim, projectId, purchase.product_id)));
 }
 
 /** The purchase routes. */
@@ -44,13 +49,25 @@ export const purchaseRoutes: Route[] = [
       if (!listing.ok) return listing.response;
       const { world, projectId, customer, env } = listing;
       const base = `/v2/projects/${encodeURIComponent(projectId)}`;
-      const items = customer.purchases.map((p) => toPurchaseResource(p, customer, sim.settings, world.products, base)).filter((p) => env === undefined || p.environment === env);
+      const items = customer.purchases
+        .map((p) => toPurchaseResource(p, customer, sim.settings, world.products, base, entitlementsOf(sim, projectId, p.product_id)))
+        .filter((p) => env === undefined || p.environment === env);
       return respond(paginate(items, (p) => p.id, input.query, input.path, ['environment']));
     },
   },
   {
     method: 'GET', pattern: `${PROJECT}/purchases/:purchase_id`, domain: 'customer_information', summary: 'Get a one-time purchase',
     handler: (sim, input) => checkIds(sim, input) ?? respond(findPurchase(sim, input)),
+  },
+  {
+    method: 'GET', pattern: `${PROJECT}/purchases/:purchase_id/entitlements`, domain: 'customer_information', summary: 'List the entitlements a one-time purchase unlocks (its product attached to them)',
+    handler(sim, input) {
+      const bad = checkIds(sim, input);
+      if (bad !== null) return bad;
+      const found = findPurchase(sim, input);
+      if (!found.ok) return errorResponse(found.error);
+      return respond(paginate(found.value.entitlements.items, (e) => e.id, input.query, input.path));
+    },
   },
   {
     method: 'POST', pattern: `${PROJECT}/purchases/:purchase_id/actions/refund`, domain: 'customer_information',

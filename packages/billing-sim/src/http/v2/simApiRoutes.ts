@@ -6,6 +6,9 @@
 import { z } from 'zod';
 import { fail } from '../../sim/apiError.js';
 import { customerView } from '../../sim/balanceOps.js';
+import { offeringFor } from '../../sim/offerings.js';
+import { simInvoiceRoute } from './invoiceRoutes.js';
+import { simPortalRoute } from './portalRoutes.js';
 import { projectIds } from '../../sim/projects.js';
 import { customerIn, readView } from '../../sim/queries.js';
 import { errorResponse, json, parseBody, respond } from '../httpTypes.js';
@@ -30,14 +33,16 @@ export const simApiRoutes: Route[] = [
   },
   {
     method: 'GET', pattern: '/sim/customers/:customer_id',
-    summary: "The simulator's view of a customer: subscriptions, purchases, balances, credit lots (query project_id)",
+    summary: "The simulator's view of a customer: subscriptions, purchases, balances, credit lots, the offering the SDK would show it (query project_id)",
     handler(sim, input) {
       const projectId = input.query['project_id'] ?? sim.settings.default_project_id;
       const id = input.params['customer_id'] ?? '';
       const customer = customerIn(sim.world(), projectId, id);
       return customer === undefined
         ? errorResponse(fail('resource_missing', `Customer ${id} not found`, 'customer_id').error)
-        : json(200, customerView(readView(sim.world()), customer));
+        : json(200, { ...customerView(readView(sim.world()), customer), offering_id: offeringFor(sim.world(), projectId, id)?.id ?? null });
     },
   },
+  simInvoiceRoute,
+  simPortalRoute,
 ];

@@ -103,7 +103,7 @@ export const subscriptionRoutes: Route[] = [
   },
   {
     method: 'POST', pattern: `${SUB}/transactions/:transaction_id/actions/refund`, domain: 'customer_information',
-    summary: "Refund a subscription's transaction: the current period's (as actions/refund); earlier ones are not kept (422)",
+    summary: "Refund a subscription's transaction: the current period's (as actions/refund); an earlier one is kept but not refundable here (422)",
     handler(sim, input) {
       const bad = checkIds(sim, input);
       if (bad !== null) return bad;

@@ -20,6 +20,8 @@ export async function driveSubscriptions(app: TestApp): Promise<void> {
   await app.call('GET', `${P}/subscriptions/sub_none`); // 404
   await app.call('GET', `${P}/subscriptions/${'s'.repeat(256)}`); // 400
   await app.call('GET', `${P}/subscriptions/${id}/transactions`);
+  const firstPage = await app.call('GET', `${P}/subscriptions/${id}/transactions?limit=1`); // every renewal's, paged
+  if (typeof firstPage.body?.next_page === 'string') await app.call('GET', firstPage.body.next_page);
   await app.call('GET', `${P}/subscriptions/sub_none/transactions`); // 404
   await app.call('GET', `${P}/subscriptions/${id}/entitlements`);
   await app.call('GET', `${P}/subscriptions/sub_none/entitlements`); // 404
