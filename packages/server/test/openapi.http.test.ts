@@ -12,12 +12,17 @@ describe('GET /openapi.json', () => {
     expect(res.body.openapi).toBe('3.1.0');
     expect(Object.keys(res.body.paths).sort()).toEqual([
       '/api/at-risk',
+      '/api/dashboard/live',
+      '/api/dashboard/subscribers/{customer_id}',
+      '/api/dashboard/summary',
       '/api/dispatch',
       '/api/dispatches',
       '/api/subscribers/{customer_id}',
       '/api/subscribers/{customer_id}/activity',
+      '/api/subscribers/{customer_id}/dispatch',
       '/api/subscribers/{customer_id}/recommend',
       '/health',
+      '/metrics',
       '/openapi.json',
       '/webhook',
     ]);
@@ -39,5 +44,9 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/api/subscribers/{customer_id}/recommend'].get.responses['200'].content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['customer_id', 'risk_score', 'risk_band', 'breakdown', 'recommendations']),
     );
+    const subscriber = doc.paths['/api/subscribers/{customer_id}'].get.responses['200'].content['application/json'].schema;
+    const added = ['environment', 'original_app_user_id', 'aliases', 'cancel_reason', 'grace_ends_at', 'auto_resume_at', 'temporary_access_until'];
+    expect(subscriber.required).toEqual(expect.arrayContaining(added));
+    expect(subscriber.properties.grace_ends_at.anyOf.map((t: { type: string }) => t.type)).toEqual(['integer', 'null']);
   });
 });

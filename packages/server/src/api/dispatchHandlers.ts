@@ -31,6 +31,8 @@ export async function runDispatch(deps: Deps, body: DispatchBody): Promise<Handl
     action: alert.recommendation.action,
     urgency: alert.recommendation.urgency,
     channel,
+    monthly_value_usd: alert.monthly_value_usd ?? null,
+    store: alert.store ?? null,
   }));
   if (body.dry_run === true) {
     const subscribers = new Set(planned.map((p) => p.customer_id)).size;

@@ -113,7 +113,14 @@ export const recommendResponseSchema = z.object({
 const nullableMs = epochMs.nullable();
 export const subscriberResponseSchema = z.object({
   customer_id: z.string(),
+  environment: z.enum(ENVIRONMENTS).meta({ description: 'The environment read: `production` unless `?environment=sandbox` (SANDBOX events are kept apart).' }),
+  original_app_user_id: z.string().nullable().meta({ description: 'The customer\'s first app user id (`original_app_user_id` of its events); null when no event carried one.' }),
+  aliases: z.array(z.string()).meta({ description: 'Every other id the customer was known by (`aliases` of its events), code-point order, at most 10; empty when none.' }),
   state: z.enum(SUBSCRIBER_STATES),
+  cancel_reason: z.string().nullable().meta({ description: '`cancel_reason` of the latest lifecycle event when it is a CANCELLATION (e.g. `UNSUBSCRIBE`, `PRICE_INCREASE`, `CUSTOMER_SUPPORT`), else null.' }),
+  grace_ends_at: nullableMs.meta({ description: 'End of the current grace period of a billing issue (access continues until then); null when not in one, or when a later event ended it.' }),
+  auto_resume_at: nullableMs.meta({ description: '`auto_resume_at_ms` of the latest pause: when the paused subscription comes back; null when unknown.' }),
+  temporary_access_until: nullableMs.meta({ description: 'End of the latest temporary entitlement grant (access during a store outage, not a purchase); null when none.' }),
   product_id: z.string().nullable(),
   period_ends_at: nullableMs,
   billing_failures: z.number().int(),
@@ -168,7 +175,16 @@ export const dispatchSummarySchema = z.object({
   deliveries: z.number().int(),
   outcomes: outcomeCounts,
   channels: z.object(Object.fromEntries(DISPATCH_CHANNELS.map((c) => [c, outcomeCounts]))),
-  planned: z.array(z.object({ customer_id: z.string(), action: z.enum(ACTIONS), urgency: z.enum(URGENCIES), channel: z.enum(DISPATCH_CHANNELS) })),
+  planned: z.array(
+    z.object({
+      customer_id: z.string(),
+      action: z.enum(ACTIONS),
+      urgency: z.enum(URGENCIES),
+      channel: z.enum(DISPATCH_CHANNELS),
+      monthly_value_usd: z.number().nonnegative().nullable().meta({ description: 'The revenue at risk the alert shows: monthly value in USD, whole cents; null when no price is known.' }),
+      store: z.string().nullable().meta({ description: 'The store of the current subscription as RevenueCat sends it (`APP_STORE`, ...); null when unknown.' }),
+    }),
+  ),
 });
 
 export const dispatchesResponseSchema = z.object({

@@ -25,7 +25,7 @@ const unknownCustomer = (id: string) => apiError('not_found', `Unknown customer 
 export async function getSubscriber(deps: Deps, customerId: string, environment?: Environment): Promise<HandlerResult> {
   const subscriber = await inEnvironment(deps, environment).store.get(customerId);
   if (subscriber === undefined) return unknownCustomer(customerId);
-  return { status: 200, body: subscriberView(assessSubscriber(subscriber, deps.clock.now(), deps.config)) };
+  return { status: 200, body: subscriberView(assessSubscriber(subscriber, deps.clock.now(), deps.config), environment) };
 }
 
 /**

@@ -1,17 +1,32 @@
 /** The JSON views of a subscriber and its assessment (snake_case, as on the wire). */
-import { monthlyValueCents, type Assessment, type AtRiskRow } from '@tenure/core';
+import { graceEndsAt, monthlyValueCents, type Assessment, type AtRiskRow } from '@tenure/core';
 import type { z } from 'zod';
-import type { atRiskResponseSchema, recommendResponseSchema, subscriberResponseSchema } from './schemas.js';
+import type { atRiskResponseSchema, Environment, recommendResponseSchema, subscriberResponseSchema } from './schemas.js';
 
 export type SubscriberView = z.output<typeof subscriberResponseSchema>;
 export type RecommendView = z.output<typeof recommendResponseSchema>;
 export type AtRiskItem = z.output<typeof atRiskResponseSchema>['items'][number];
 
-/** Given an assessment, returns the GET /api/subscribers/:id body: record fields without internal ordering keys. Pure. */
-export function subscriberView({ subscriber: s, risk }: Assessment): SubscriberView {
+/**
+ * Given an assessment and the environment it was read from (default production), returns the
+ * GET /api/subscribers/:id body: the record's fields without its internal ordering keys, each
+ * optional field null when absent (a record stored by an older version lacks some), the grace
+ * period as it applies now (`graceEndsAt`: null once a later event ended it). Pure.
+ *
+ * @example
+ * subscriberView(assessSubscriber(subscriber, now, config)); // { customer_id, state, grace_ends_at, aliases, ..., risk_score }
+ */
+export function subscriberView({ subscriber: s, risk }: Assessment, environment: Environment = 'production'): SubscriberView {
   return {
     customer_id: s.customer_id,
+    environment,
+    original_app_user_id: s.original_app_user_id ?? null,
+    aliases: [...(s.aliases ?? [])],
     state: s.state,
+    cancel_reason: s.cancel_reason ?? null,
+    grace_ends_at: graceEndsAt(s),
+    auto_resume_at: s.auto_resume_at ?? null,
+    temporary_access_until: s.temporary_access_until ?? null,
     product_id: s.product_id,
     period_ends_at: s.period_ends_at,
     billing_failures: s.billing_failures,

@@ -2,6 +2,7 @@
 import express, { type Request, type Response } from 'express';
 import { getRecommendations, getSubscriber, listAtRisk, recordSubscriberActivity } from '../api/subscriberHandlers.js';
 import { listDispatches, runDispatch } from '../api/dispatchHandlers.js';
+import { addDashboardApiRoutes } from '../dashboard/dashboardApiRoutes.js';
 import {
   activityBodySchema,
   atRiskQuerySchema,
@@ -88,5 +89,6 @@ export function createApiRouter(rt: RetentionRuntime): express.Router {
       return query.ok ? listDispatches(rt.dispatchLog, query.data) : query.error;
     }),
   );
+  addDashboardApiRoutes(router, rt); // summary, live feed, one subscriber's extras and dispatch
   return router;
 }

@@ -7,6 +7,9 @@ import { handleParsedWebhook, handleWebhook } from '../webhook/handleWebhook.js'
 import { apiError } from '../http/apiError.js';
 import { requestLogger } from '../http/requestLogger.js';
 import { createApiRouter } from './apiRouter.js';
+import { dashboardStateOf } from '../dashboard/dashboardState.js';
+import { createDashboardRouter } from '../dashboard/serveDashboard.js';
+import { metricsHandler, requestTimer } from '../metrics/metricsRoute.js';
 import { errorHandler, notFound } from './errorHandler.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { resolveRuntime, type RetentionOptions, type RetentionRuntime } from './retentionOptions.js';
@@ -15,7 +18,7 @@ const runtimes = new WeakMap<Express, RetentionRuntime>();
 
 /**
  * Given the options, returns an Express 5 app serving the retention service's routes (webhook,
- * `/api/*`, health, OpenAPI). Never listens itself.
+ * `/api/*`, health, OpenAPI, the dashboard page at `/`). Never listens itself.
  *
  * @example
  * const app = express();
@@ -30,15 +33,20 @@ export function createRetentionApp(options: RetentionOptions = {}): Express {
 export function bindRetentionApp(rt: RetentionRuntime): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestTimer(rt.metrics));
   app.use(requestLogger(rt.logger));
+
+  const dashboard = dashboardStateOf(rt);
+  app.use(createDashboardRouter()); // the dashboard page at `/` and its assets
 
   app.get('/health', (_req, res) => void res.json({ status: 'ok', service: rt.serviceName }));
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', (_req, res) => void res.json((openapi ??= buildOpenApiDocument(rt.serviceName))));
+  app.get('/metrics', metricsHandler(rt.metrics, rt.apiAuth, rt.metricsPublic));
 
   // Raw bytes, so the handler checks UTF-8 itself (body-parser's text decoding would substitute
   // U+FFFD for invalid bytes and merge two different ids).
-  app.post('/webhook', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
+  app.post('/webhook', (_req, res, next) => (dashboard.observeWebhook(res), next()), express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     const body: unknown = req.body;
     const result =
       body === undefined
@@ -70,5 +78,7 @@ export function bindRetentionApp(rt: RetentionRuntime): Express {
  * process.on('SIGTERM', async () => { server.close(); await closeRetentionApp(retention, AbortSignal.timeout(10_000)); });
  */
 export async function closeRetentionApp(app: Express, signal?: AbortSignal): Promise<void> {
-  await runtimes.get(app)?.close(signal);
+  const rt = runtimes.get(app);
+  if (rt !== undefined) dashboardStateOf(rt).close(); // end the dashboard's live streams
+  await rt?.close(signal);
 }

@@ -4,6 +4,7 @@
  */
 import { webhookBodySchema } from '@tenure/core';
 import { z } from 'zod';
+import { dashboardOpenApiPaths } from '../api/dashboardOpenApi.js';
 import * as s from '../api/schemas.js';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
@@ -54,6 +55,16 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
       },
       '/health': { get: { summary: 'Liveness', responses: { '200': ok('Up', s.healthResponseSchema) } } },
       '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
+      '/metrics': {
+        get: {
+          summary: 'Prometheus metrics (text format 0.0.4): webhooks, request and store latency, dispatches, subscribers by state and band (docs/operations.md)',
+          security: [{ bearer: [] }, {}],
+          responses: {
+            '200': { description: 'The exposition', content: { 'text/plain': { schema: { type: 'string' } } } },
+            '401': err('TENURE_API_KEY is set, METRICS_PUBLIC is not, and the bearer key is missing or wrong'),
+          },
+        },
+      },
       '/api/subscribers/{customer_id}': {
         get: { summary: 'A subscriber: state, counters, timestamps, score and breakdown', parameters: customerParams, ...api({ responses: { '200': ok('The subscriber', s.subscriberResponseSchema), ...common, '404': err('Unknown customer') } }) },
       },
@@ -82,6 +93,7 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
       '/api/dispatches': {
         get: { summary: 'The dispatch log, newest first', parameters: queryParams(s.dispatchesQuerySchema), ...api({ responses: { '200': ok('One page', s.dispatchesResponseSchema), ...common } }) },
       },
+      ...dashboardOpenApiPaths(),
     },
   };
 }

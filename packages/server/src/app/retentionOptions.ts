@@ -12,6 +12,9 @@ import { createBearerMatcher, createSecretMatcher, type SecretMatcher } from '..
 import { createLogger, type Logger } from '../log/logger.js';
 import type { Notifier } from '../notify/notifier.js';
 import { createMemorySubscriberStore } from '../store/memorySubscriberStore.js';
+import { instrumentStore } from '../metrics/instrumentStore.js';
+import { createRetentionMetrics, type RetentionMetrics } from '../metrics/retentionMetrics.js';
+import { storeContext } from '../store/storeContext.js';
 import { startAtRiskSweep } from './startAtRiskSweep.js';
 
 /** How alerts are dispatched. Every field has a default. */
@@ -61,6 +64,8 @@ export interface RetentionOptions {
   webhookAuthKey?: string | undefined;
   /** TENURE_API_KEY: `/api/*` requires `Authorization: Bearer <key>`. Unset = no check. */
   apiKey?: string | undefined;
+  /** METRICS_PUBLIC: serve `GET /metrics` without the API key even when one is set. Default false. */
+  metricsPublic?: boolean;
   dispatch?: DispatchOptions;
 }
 
@@ -81,6 +86,10 @@ export interface RetentionRuntime {
   notifiers: readonly Notifier[];
   /** Auto-dispatch for one subscriber (called after a webhook's response); undefined when off. */
   afterApplied: ((subscriber: Subscriber) => void) | undefined;
+  /** Prometheus metrics of this runtime (its own registry). */
+  metrics: RetentionMetrics;
+  /** `GET /metrics` needs no API key. */
+  metricsPublic: boolean;
   /**
    * Stops the at-risk sweep, waits for in-flight dispatches (until `signal` aborts: the alerts left
    * are recorded as failed and their cooldowns released), then closes notifiers and the store.
@@ -95,10 +104,13 @@ export interface RetentionRuntime {
  * const runtime = resolveRuntime({ serviceName: 'acme-retention' });
  */
 export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime {
-  const store = options.store ?? createMemorySubscriberStore();
+  const rawStore = options.store ?? createMemorySubscriberStore();
   const sandboxStore = options.sandboxStore ?? createMemorySubscriberStore();
   const clock = options.clock ?? wallClock();
   const config = resolveConfig(options.config);
+  // Gauges read the store itself, so a scrape's queries stay out of the at-risk latency histogram.
+  const metrics = createRetentionMetrics({ store: rawStore, context: () => storeContext({ clock, config }) });
+  const store = instrumentStore(rawStore, metrics.storeOperation);
   const serviceName = options.serviceName ?? 'tenure';
   const logger = options.logger ?? createLogger({ service: serviceName });
   const notifiers = options.notifiers ?? [];
@@ -115,6 +127,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     cooldownMs: d.cooldownMs ?? 86_400_000,
     sleep,
     serviceName,
+    onOutcome: metrics.dispatched,
     ...(d.alertLink === undefined ? {} : { alertLink: d.alertLink }),
   });
   const autoDispatch = d.auto ?? true;
@@ -147,6 +160,8 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     notifiers,
     // Auto-dispatch only ever sends immediate alerts: without a channel there is nothing to schedule.
     afterApplied: autoDispatch && dispatcher.canSend ? autoDispatchOne : undefined,
+    metrics,
+    metricsPublic: options.metricsPublic ?? false,
     async close(signal) {
       await sweep.stop(); // before the store closes under it
       await dispatcher.drain(signal);

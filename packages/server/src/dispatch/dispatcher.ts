@@ -24,6 +24,8 @@ export interface DispatcherDeps {
   serviceName: string;
   /** Optional link shown in alerts (e.g. your admin page for the customer). */
   alertLink?: (customerId: string) => string | undefined;
+  /** Told each delivery's final outcome (the dispatch counter of /metrics). */
+  onOutcome?: (channel: DeliveryChannel, outcome: DispatchOutcome) => void;
 }
 
 /** Counts of final outcomes (one per delivery), overall and per channel. */
@@ -190,6 +192,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         outcomes.forEach((outcome, i) => {
           summary.outcomes[outcome]++;
           summary.channels[deliveries[i]!.channel][outcome]++;
+          deps.onOutcome?.(deliveries[i]!.channel, outcome);
         });
       } finally {
         inFlight.delete(work);

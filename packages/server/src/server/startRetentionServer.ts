@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, EDGE_SERVER_OPTIONS, installParserErrorHandlers, onShutdownSignals, shutdownServer } from '@tenure/http-edge';
 import type { RetentionOptions } from '../app/retentionOptions.js';
 import { edgeError } from '../http/apiError.js';
+import { dashboardStateOf } from '../dashboard/dashboardState.js';
 import { storeContext } from '../store/storeContext.js';
 import { createRetentionRequestListener, type RetentionRequestListener } from '../webhook/createRetentionRequestListener.js';
 
@@ -54,7 +55,12 @@ export interface RunningRetentionServer {
 export async function startRetentionServer(options: StartOptions = {}): Promise<RunningRetentionServer> {
   const listener = createRetentionRequestListener(options);
   const { logger, store, notifiers } = listener.runtime;
-  const server = createServer({ ...EDGE_SERVER_OPTIONS, keepAliveTimeout: 5_000 }, listener);
+  const dashboard = dashboardStateOf(listener.runtime);
+  // The dashboard counts webhook answers; the fast path never reaches Express, so count them here.
+  const server = createServer({ ...EDGE_SERVER_OPTIONS, keepAliveTimeout: 5_000 }, (req, res) => {
+    if (req.method === 'POST' && (req.url === '/webhook' || req.url?.startsWith('/webhook?'))) dashboard.observeWebhook(res);
+    listener(req, res);
+  });
   installParserErrorHandlers(
     server,
     (problem) => edgeError(problem).body,
@@ -82,6 +88,7 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
     (closing ??= (async () => {
       logger.info({ timeout_ms: timeoutMs }, 'shutting down: no new connections, finishing in-flight requests and pending alerts');
       offSignals();
+      dashboard.close(); // open dashboards' live streams would otherwise hold connections to the bound
       const report = await shutdownServer(server, { timeoutMs, drain: (signal) => listener.close(signal) });
       if (report.connectionsCut) logger.warn({ timeout_ms: timeoutMs }, 'connections still open at the shutdown bound were cut');
       logger.info({ ...report }, 'stopped');
@@ -109,7 +116,7 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
   const channels = Object.fromEntries(['email', 'chat'].map((c) => [c, notifiers.find((n) => n.channel === c)?.description ?? 'off']));
   // `describe.store` (the CLI's redacted spec) names the store better than its kind when given.
   const fields: Record<string, unknown> = { url, store: store.kind, notifiers: channels, ...options.describe };
-  logger.info(fields, `tenure listening on ${url} (store: ${String(fields['store'])}; email: ${channels['email']}; chat: ${channels['chat']})`);
+  logger.info(fields, `tenure listening on ${url} (store: ${String(fields['store'])}; email: ${channels['email']}; chat: ${channels['chat']}; dashboard: ${url}/)`);
   if (listener.runtime.webhookAuth.disabled) {
     logger.warn('BILLING_WEBHOOK_AUTH_KEY is not set: POST /webhook accepts ANY caller (development mode only)');
   }

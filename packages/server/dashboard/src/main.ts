@@ -1,0 +1,107 @@
+/**
+ * The retention dashboard's page script: asks for the API key when the service wants one, loads
+ * the tiles and the at-risk list, opens a subscriber from `#subscriber/<id>`, and refreshes what is
+ * shown when live updates say something changed.
+ */
+import { SUBSCRIBER_STATES } from '@tenure/core';
+import { ApiError, currentEnvironment, setEnvironment, storedKey, storeKey } from './api.js';
+import { createAtRiskList } from './atRiskList.js';
+import { byId, h, words } from './dom.js';
+import { startLiveUpdates, type Change } from './liveUpdates.js';
+import { loadSubscriber } from './subscriberPanel.js';
+import { loadSummary } from './summaryTiles.js';
+
+const errorBox = byId('error');
+const dialog = byId<HTMLDialogElement>('key-dialog');
+let started = false;
+
+/** Shows a failure; a 401 asks for the key (again). */
+function showError(error: unknown): void {
+  if (error instanceof ApiError && error.status === 401) return askForKey(storedKey() !== null);
+  errorBox.hidden = false;
+  errorBox.textContent = error instanceof Error ? error.message : String(error);
+}
+
+function askForKey(refused: boolean): void {
+  const keyError = byId('key-error');
+  keyError.hidden = !refused;
+  keyError.textContent = refused ? 'That key was refused (401). Check TENURE_API_KEY and try again.' : '';
+  storeKey(null);
+  errorBox.hidden = false;
+  errorBox.textContent = 'This service needs its API key.';
+  if (!dialog.open) dialog.showModal();
+  byId<HTMLInputElement>('key-input').focus();
+}
+
+const list = createAtRiskList(showError);
+
+const subscriberId = (): string | null => {
+  const match = /^#subscriber\/(.+)$/.exec(location.hash);
+  return match === null ? null : decodeURIComponent(match[1]!);
+};
+
+async function refresh(): Promise<void> {
+  try {
+    await loadSummary();
+    errorBox.hidden = true;
+  } catch (error) {
+    return showError(error);
+  }
+  await list.load();
+  const id = subscriberId();
+  if (id !== null) await loadSubscriber(id, showError).catch(showError);
+  if (!started) {
+    started = true;
+    startLiveUpdates(onChange);
+  }
+}
+
+let pending: number | undefined;
+function onChange(change: Change): void {
+  // Coalesce bursts: one refresh per 300 ms at most.
+  pending ??= window.setTimeout(() => {
+    pending = undefined;
+    void refresh();
+  }, 300);
+  void change;
+}
+
+function route(): void {
+  const id = subscriberId();
+  byId('subscriber').hidden = id === null;
+  byId('at-risk').hidden = id !== null;
+  if (id === null) return;
+  byId('subscriber-body').replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
+  void loadSubscriber(id, showError)
+    .then(() => byId('subscriber').focus())
+    .catch(showError);
+}
+
+byId<HTMLSelectElement>('f-state').append(...SUBSCRIBER_STATES.map((s) => h('option', { value: s }, words(s))));
+byId('back').addEventListener('click', (event) => {
+  event.preventDefault();
+  location.hash = '';
+  byId('at-risk').focus();
+});
+// Without the key nothing can load: Escape does not dismiss the dialog into an empty page.
+dialog.addEventListener('cancel', (event) => event.preventDefault());
+byId<HTMLFormElement>('key-form').addEventListener('submit', () => {
+  storeKey(byId<HTMLInputElement>('key-input').value);
+  byId<HTMLInputElement>('key-input').value = '';
+  void refresh();
+});
+const environmentSelect = byId<HTMLSelectElement>('environment');
+environmentSelect.value = currentEnvironment();
+environmentSelect.addEventListener('change', () => {
+  setEnvironment(environmentSelect.value);
+  location.hash = '';
+  void list.reset();
+  void refresh();
+});
+// Sandbox events are not on the live feed (it carries production changes): poll while the sandbox is shown.
+window.setInterval(() => {
+  if (currentEnvironment() === 'sandbox') void refresh();
+}, 10_000);
+window.addEventListener('hashchange', route);
+route();
+void refresh();

@@ -1,0 +1,133 @@
+/**
+ * One subscriber: state, product, counters, lifecycle fields, the score breakdown as one bar per
+ * signal (the bars sum to the score), every recommendation, the next change without a new event,
+ * the key dates of its record, its dispatch history and a "dispatch now" button.
+ */
+import { api, currentEnvironment, environmentQuery } from './api.js';
+import { bandChip, byId, h, scoreBar, usd, when, words } from './dom.js';
+import type { Recommendation, SubscriberDashboard, SubscriberView } from './types.js';
+
+const SIGNALS: Record<string, string> = {
+  state: 'state',
+  billing_failures: 'billing failures',
+  renewals: 'renewals',
+  inactivity: 'inactivity',
+  trial_conversion: 'trial conversion',
+  cancel_reason: 'cancel reason',
+};
+
+function facts(s: SubscriberView): HTMLElement {
+  const r = s.revenue;
+  const rows: [string, string][] = [
+    ['State', words(s.state)],
+    ['Product', String(s['product_id'] ?? '–')],
+    ['Revenue', r === null ? '–' : `${r.price ?? '?'} ${r.currency ?? ''}${r.period_ms ? ` every ${Math.round(r.period_ms / 86_400_000)} days` : ''} (${r.store ?? 'store unknown'}), ${usd(s.monthly_value_usd)}/mo`],
+    ['Period ends', when(s['period_ends_at'] as number | null)],
+    ['Billing failures', String(s['billing_failures'])],
+    ['Renewals', String(s['renewals'])],
+    ['Events', String(s['event_count'])],
+    ['Grace ends', when(s['grace_ends_at'] as number | null)],
+    ['Auto-resumes', when(s['auto_resume_at'] as number | null)],
+    ['Cancel reason', String(s['cancel_reason'] ?? '–')],
+    ['Temporary access until', when(s['temporary_access_until'] as number | null)],
+    ['Original app user id', String(s['original_app_user_id'] ?? '–')],
+    ['Aliases', ((s['aliases'] as string[] | undefined) ?? []).join(', ') || '–'],
+  ];
+  return h('dl', { id: 'facts' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+}
+
+/** Key dates of the record, in time order: what the store keeps without an event query. */
+function keyDates(s: SubscriberView): HTMLElement {
+  const dates: [string, unknown][] = [
+    ['first event', s['first_event_at']],
+    ['trial started', s['trial_started_at']],
+    ['trial ends', s['trial_ends_at']],
+    ['trial converted', s['trial_converted_at']],
+    ['last activity', s['last_activity_at']],
+    ['last event', s['last_event_at']],
+    ['period ends', s['period_ends_at']],
+  ];
+  const known = dates.filter((d): d is [string, number] => typeof d[1] === 'number').sort((a, b) => a[1] - b[1]);
+  return h('ol', { class: 'recs', id: 'key-dates' }, ...known.map(([label, at]) => h('li', {}, `${when(at)}: ${label}`)));
+}
+
+function breakdown(s: SubscriberView): HTMLElement {
+  const entries = Object.entries(s.breakdown);
+  const span = Math.max(100, entries.reduce((sum, [, v]) => sum + Math.abs(v), 0));
+  const sum = entries.reduce((total, [, v]) => total + v, 0);
+  const bars = entries.map(([signal, points]) => {
+    const fill = h('span', { class: points < 0 ? 'negative' : '' });
+    fill.style.left = '0';
+    fill.style.width = `${(Math.abs(points) / span) * 100}%`;
+    return h(
+      'div',
+      { class: 'signal', 'data-signal': signal, 'data-points': points },
+      h('span', {}, SIGNALS[signal] ?? words(signal)),
+      h('div', { class: 'track', role: 'img', 'aria-label': `${SIGNALS[signal] ?? signal}: ${points} points` }, fill),
+      h('b', { class: 'num' }, points > 0 ? `+${points}` : points),
+    );
+  });
+  const clamped = sum !== s.risk_score ? ` (the sum ${sum}, clamped to 0–100)` : '';
+  return h('div', { class: 'breakdown', id: 'breakdown' }, ...bars, h('p', { class: 'muted small' }, `Score ${s.risk_score}${clamped}.`));
+}
+
+const recommendation = (r: Recommendation) =>
+  h('li', { 'data-action': r.action }, h('b', {}, words(r.action)), h('span', { class: 'tag' }, r.urgency), h('span', { class: 'tag' }, `#${r.priority}`), h('br'), r.reason);
+
+function dispatchTable(d: SubscriberDashboard['dispatches']): HTMLElement {
+  if (d.items.length === 0) return h('p', { class: 'muted', id: 'dispatches' }, 'No dispatch attempts yet.');
+  const head = h('tr', {}, ...['When', 'Channel', 'Action', 'Outcome', 'Attempt', 'Trigger'].map((t) => h('th', { scope: 'col' }, t)));
+  const body = d.items.map((r) =>
+    h('tr', { 'data-outcome': r.outcome }, h('td', {}, when(r.at)), h('td', {}, r.channel), h('td', {}, words(r.action)), h('td', {}, words(r.outcome) + (r.error ? `: ${r.error}` : '')), h('td', {}, r.attempt), h('td', {}, r.trigger)),
+  );
+  const note = d.complete ? null : h('p', { class: 'muted small' }, 'Only the newest records of the dispatch log were searched.');
+  return h('div', { id: 'dispatches', class: 'table-wrap' }, h('table', {}, h('thead', {}, head), h('tbody', {}, ...body)), note);
+}
+
+/** Reads the subscriber's view, recommendations and dashboard extras, and renders them (with `message` under the button). */
+export async function loadSubscriber(id: string, onError: (error: unknown) => void, message = ''): Promise<void> {
+  const path = `api/subscribers/${encodeURIComponent(id)}`;
+  const env = environmentQuery();
+  const [view, rec, extra] = await Promise.all([
+    api<SubscriberView>(`${path}${env}`),
+    api<{ recommendations: Recommendation[] }>(`${path}/recommend${env}`),
+    api<SubscriberDashboard>(`api/dashboard/subscribers/${encodeURIComponent(id)}${env}`),
+  ]);
+  const sandbox = currentEnvironment() === 'sandbox';
+  byId('subscriber-title').textContent = `Subscriber ${view.customer_id}`;
+  const status = h('p', { role: 'status', class: 'muted', id: 'dispatch-status' }, message);
+  const button = h('button', { type: 'button', id: 'dispatch-now' }, 'Dispatch now') as HTMLButtonElement;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    status.textContent = 'Dispatching…';
+    try {
+      const result = await api<{ deliveries: number; outcomes?: Record<string, number> }>(`${path}/dispatch`, { method: 'POST', body: {} });
+      const outcomes = Object.entries(result.outcomes ?? {}).filter(([, n]) => n > 0).map(([o, n]) => `${n} ${words(o)}`);
+      await loadSubscriber(id, onError, `Done: ${result.deliveries} deliveries${outcomes.length ? ` (${outcomes.join(', ')})` : ''}.`);
+    } catch (error) {
+      onError(error);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  const next = extra.next_change_at === null ? 'never without a new event' : when(extra.next_change_at);
+  byId('subscriber-body').replaceChildren(
+    h('div', { class: 'score-line' }, scoreBar(view.risk_score, view.risk_band), ' ', bandChip(view.risk_band)),
+    h('p', { id: 'next-change' }, 'Score next changes: ', h('b', {}, next)),
+    h(
+      'div',
+      { class: 'details' },
+      h('div', {}, h('h3', {}, 'Record'), facts(view)),
+      h('div', {}, h('h3', {}, 'Score breakdown'), breakdown(view), h('h3', {}, 'Recommendations'), h('ol', { class: 'recs', id: 'recommendations' }, ...rec.recommendations.map(recommendation))),
+      h(
+        'div',
+        {},
+        h('h3', {}, 'Key dates'),
+        keyDates(view),
+        h('p', { class: 'placeholder small' }, 'The full timeline of received events needs a per-customer event query the store does not have yet (see docs/dashboard.md).'),
+      ),
+    ),
+    h('h3', {}, 'Dispatch history'),
+    ...(sandbox ? [h('p', { class: 'muted', id: 'dispatches' }, 'Sandbox subscribers are never alerted.')] : [dispatchTable(extra.dispatches), h('p', {}, button), status]),
+  );
+}
