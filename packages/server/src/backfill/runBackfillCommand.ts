@@ -7,6 +7,7 @@ import { clockFromSpec } from '../clock/clock.js';
 import { progressDisplay, type DataIo } from '../cli/storeData/dataIo.js';
 import { createProgressReporter, formatCount, formatDuration, formatRate } from '../cli/storeData/progressReporter.js';
 import { errorLine, openStore, parseStoreSpec, redactStoreText, sandboxStoreSpec } from '../store/openStore.js';
+import { interruptOnSignals } from '../cli/interruptSignal.js';
 import { ApiV2Error, createApiV2Client } from './apiV2Client.js';
 import { backfill, type BackfillReport } from './backfill.js';
 import { BACKFILL_HELP, parseBackfillArgs, type BackfillArgs } from './backfillArgs.js';
@@ -82,19 +83,10 @@ export async function runBackfillCommand(argv: readonly string[], env: Readonly<
     return fail(1, errorLine(error));
   }
 
-  const controller = new AbortController();
-  const onSignal = () => {
-    removeHandlers();
-    controller.abort(new Error('interrupted'));
-  };
-  const removeHandlers = () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
-  if (io.handleSignals !== false) process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+  const interrupt = interruptOnSignals(io.handleSignals !== false);
   const progress = createProgressReporter({ label: 'backfill', unit: 'customers', write: io.stderr, ...progressDisplay(io) });
   let last: BackfillReport | undefined;
-  const api = createApiV2Client({ baseUrl: args.baseUrl, apiKey: args.apiKey, timeoutMs: args.timeoutMs, signal: controller.signal });
+  const api = createApiV2Client({ baseUrl: args.baseUrl, apiKey: args.apiKey, timeoutMs: args.timeoutMs, signal: interrupt.signal });
   try {
     const report = await backfill(store, api, {
       project: args.project,
@@ -106,7 +98,7 @@ export async function runBackfillCommand(argv: readonly string[], env: Readonly<
       expectedCustomers: args.expectedCustomers,
       countFirst: true,
       ...(args.maxPages === null ? {} : { maxPages: args.maxPages }),
-      signal: controller.signal,
+      signal: interrupt.signal,
       onPage: (r) => {
         last = r;
         // Rate and ETA from this run's customers; the detail shows the whole list.
@@ -123,11 +115,11 @@ export async function runBackfillCommand(argv: readonly string[], env: Readonly<
   } catch (error) {
     if (last !== undefined) progress.finish(formatBackfillReport(last, progress.elapsedMs()));
     const kept = 'The pages counted above are stored and the checkpoint is kept: run it again to resume.';
-    if (controller.signal.aborted) return fail(130, `interrupted. ${kept}`);
+    if (interrupt.signal.aborted) return fail(130, `interrupted. ${kept}`);
     if (error instanceof ApiV2Error) return fail(1, `${failureLine(error, args)}. ${kept}`);
     return fail(1, `failed: ${errorLine(error)}. ${kept}`);
   } finally {
-    removeHandlers();
+    interrupt.dispose();
     await store.close().catch(() => undefined);
   }
 }

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { SubscriberStore } from '@tenure/core';
 import { errorLine, openStore, parseStoreSpec, redactStoreText, sandboxStoreSpec, type StoreSpec } from '../store/openStore.js';
+import { interruptOnSignals } from './interruptSignal.js';
 import { parseDataArgs, type DataArgs, type DataCommand } from './storeData/dataArgs.js';
 import { EXPORT_HELP, IMPORT_HELP, REPLAY_HELP } from './storeData/dataHelp.js';
 import type { DataIo } from './storeData/dataIo.js';
@@ -88,17 +89,8 @@ export async function runDataCommand(
     return fail(1, errorLine(error));
   }
 
-  const controller = new AbortController();
-  const onSignal = () => {
-    // The second signal takes the default action (exit) once the handlers are removed.
-    removeHandlers();
-    controller.abort(new Error('interrupted'));
-  };
-  const removeHandlers = () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
-  if (command !== 'replay' && io.handleSignals !== false) process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+  // The second signal takes the default action (exit) once the handlers are removed.
+  const interrupt = interruptOnSignals(command !== 'replay' && io.handleSignals !== false);
   try {
     if (reader !== undefined && input !== undefined) {
       const stream = input.stream;
@@ -107,17 +99,17 @@ export async function runDataCommand(
       if (sandbox !== undefined && !sandbox.ok) return fail(1, `cannot open the sandbox store: ${sandbox.error}`);
       const sandboxStore = sandbox === undefined ? undefined : await openStore(sandbox.spec, { applicationName: `tenure ${command}` });
       try {
-        return { code: await runExportImport(store, reader, { bytes: input.bytes, bytesRead: () => stream.bytesRead }, args, io, controller.signal, sandboxStore) };
+        return { code: await runExportImport(store, reader, { bytes: input.bytes, bytesRead: () => stream.bytesRead }, args, io, interrupt.signal, sandboxStore) };
       } finally {
         stream.destroy();
         await sandboxStore?.close().catch(() => undefined);
       }
     }
-    return { code: await run(command, store, args, io, input, controller.signal) };
+    return { code: await run(command, store, args, io, input, interrupt.signal) };
   } catch (error) {
-    return controller.signal.aborted ? fail(130, 'interrupted') : fail(1, errorLine(error));
+    return interrupt.signal.aborted ? fail(130, 'interrupted') : fail(1, errorLine(error));
   } finally {
-    removeHandlers();
+    interrupt.dispose();
     await store.close().catch(() => undefined);
   }
 }
