@@ -150,6 +150,20 @@ export { nextCreditExpiry } from './credits/nextCreditExpiry.js';
 export { vcAdjustmentSchema, virtualCurrencyTransactionEventSchema } from './credits/virtualCurrencyTransactionEvent.js';
 export type { VcAdjustment, VirtualCurrencyTransactionEvent } from './credits/virtualCurrencyTransactionEvent.js';
 
+// --- Evaluation: backtest and calibration ---
+export { backtest, evaluateHistogram, resolveCutoffs, MIN_POSITIVES, MAX_CUTOFFS } from './evaluation/backtest.js';
+export type { BacktestOptions, BacktestReport, EvaluationMetrics, SignalCoverage } from './evaluation/backtest.js';
+export { walkCutoffs } from './evaluation/walkCutoffs.js';
+export type { WalkVisitor, WalkSummary } from './evaluation/walkCutoffs.js';
+export { DEFAULT_LAPSE_MS, hasLapsed, isLiveAt, isEndedState } from './evaluation/churnOutcome.js';
+export { rocAuc, prAuc } from './evaluation/rankMetrics.js';
+export { bandTable, calibrationTable, thresholdTable } from './evaluation/thresholdMetrics.js';
+export type { BandRow, CalibrationRow, ThresholdRow } from './evaluation/thresholdMetrics.js';
+export { calibrate, churnProbability, brierScore } from './evaluation/calibrate.js';
+export type { Calibration } from './evaluation/calibrate.js';
+export { addSample, emptyHistogram, mergeHistograms, histogramTotals } from './evaluation/scoreHistogram.js';
+export type { ScoreHistogram } from './evaluation/scoreHistogram.js';
+
 // --- At-risk selection ---
 export { compareIds } from './atRisk/compareIds.js';
 export {
