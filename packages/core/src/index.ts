@@ -160,6 +160,8 @@ export { rocAuc, prAuc } from './evaluation/rankMetrics.js';
 export { bandTable, calibrationTable, thresholdTable } from './evaluation/thresholdMetrics.js';
 export type { BandRow, CalibrationRow, ThresholdRow } from './evaluation/thresholdMetrics.js';
 export { calibrate, churnProbability, brierScore } from './evaluation/calibrate.js';
+export { tune } from './evaluation/tune.js';
+export type { TuneOptions, TuneReport, SplitScore } from './evaluation/tune.js';
 export type { Calibration } from './evaluation/calibrate.js';
 export { addSample, emptyHistogram, mergeHistograms, histogramTotals } from './evaluation/scoreHistogram.js';
 export type { ScoreHistogram } from './evaluation/scoreHistogram.js';
