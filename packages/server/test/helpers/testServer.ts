@@ -44,6 +44,11 @@ export async function startTestServer(options: RetentionOptions = {}, mode: Mode
   } else {
     server = createServer(createRetentionApp(full));
   }
+  // The client (undici) drops an idle pooled socket after 4 s, the server after its keepAliveTimeout
+  // (5 s by default): on a loaded machine that 1 s margin is lost to event-loop delay, and a POST on a
+  // socket the server just closed fails with ECONNRESET (undici does not retry a POST). The helper
+  // ends every connection in close(), so the server side may keep them for the whole test.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request: TestServer['request'] = async (method, path, body, headers = {}) => {
