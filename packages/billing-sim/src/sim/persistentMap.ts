@@ -168,7 +168,9 @@ function setSlot<V>(slot: Slot<V>, hash: number, key: string, value: V, depth: n
   if (slot.hash === hash || depth >= MAX_DEPTH) {
     const at = slot.keys.indexOf(key);
     if (at >= 0) {
-      // Replacing a value leaves the keys as they were: the bucket shares them.
+      // Replacing a value leaves the keys as they were: the bucket shares them. (A one-value list
+      // as a literal: see copyCustomer on literals and the young generation.)
+      if (slot.keys.length === 1) return { hash: slot.hash, keys: slot.keys, values: [value] };
       const values = slot.values.slice();
       values[at] = value;
       return { hash: slot.hash, keys: slot.keys, values };
