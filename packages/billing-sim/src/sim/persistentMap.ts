@@ -182,45 +182,56 @@ function setSlot<V>(slot: Slot<V>, hash: number, key: string, value: V, depth: n
   return split(slot, { hash, keys: [key], values: [value] }, depth + 1);
 }
 
+/** What one batch (`pmapSetValues`) works with: its entries and one reusable buffer per depth. */
+interface Batch<V> {
+  hashes: Uint32Array;
+  keys: readonly string[];
+  values: readonly V[];
+  added: { n: number };
+  /** Per depth, the entries' positions sorted down to that depth (each group sorts into its own range). */
+  order: Int32Array[];
+  /** Per depth, where each slot's part of the group starts (WIDTH + 1 bounds). */
+  bounds: Int32Array[];
+  fill: Int32Array;
+}
+
 /**
- * Sets a group of entries (positions into `hashes`/`keys`/`values`, in the caller's order) under a
- * branch, copying it once: the group is split by the index each hash takes at this depth (a stable
- * counting sort), and each part goes down to its slot. A slot that is not a branch takes its entries
- * one after the other through `setIn` on a one-slot branch of its own.
+ * Sets the entries at positions `from`..`to` of `source` (in the caller's order) under a branch,
+ * copying it once: they are split by the index each hash takes at this depth (a stable counting sort
+ * into the same range of this depth's buffer), and each part goes down to its slot. A slot that is
+ * not a branch takes its entries one after the other (`setSlot`). Buffers are reused across calls:
+ * a typed array per call was a heap allocation each (30 k branches in a month advance's commit).
  */
-function setGroupIn<V>(
-  node: Branch<V>,
-  group: Int32Array,
-  hashes: Uint32Array,
-  keys: readonly string[],
-  values: readonly V[],
-  depth: number,
-  added: { n: number },
-): Branch<V> {
+function setGroupIn<V>(node: Branch<V>, source: Int32Array, from: number, to: number, depth: number, batch: Batch<V>): Branch<V> {
   const copy = node.slice();
-  const counts = new Int32Array(WIDTH + 1);
-  for (let j = 0; j < group.length; j++) counts[indexAt(hashes[group[j]!]!, depth) + 1]! += 1;
-  for (let i = 0; i < WIDTH; i++) counts[i + 1]! += counts[i]!;
-  const sorted = new Int32Array(group.length);
-  const fill = counts.slice(0, WIDTH);
-  for (let j = 0; j < group.length; j++) {
-    const at = group[j]!;
-    sorted[fill[indexAt(hashes[at]!, depth)]!++] = at;
+  const { hashes, fill } = batch;
+  const order = (batch.order[depth] ??= new Int32Array(batch.hashes.length));
+  const bounds = (batch.bounds[depth] ??= new Int32Array(WIDTH + 1));
+  bounds.fill(0);
+  for (let j = from; j < to; j++) bounds[indexAt(hashes[source[j]!]!, depth) + 1]! += 1;
+  bounds[0] = from;
+  for (let i = 0; i < WIDTH; i++) {
+    bounds[i + 1]! += bounds[i]!;
+    fill[i] = bounds[i]!;
+  }
+  for (let j = from; j < to; j++) {
+    const at = source[j]!;
+    order[fill[indexAt(hashes[at]!, depth)]!++] = at;
   }
   for (let i = 0; i < WIDTH; i++) {
-    const from = counts[i]!;
-    const to = counts[i + 1]!;
-    if (from === to) continue;
+    const start = bounds[i]!;
+    const end = bounds[i + 1]!;
+    if (start === end) continue;
     const slot = copy[i];
-    if (isBranch(slot) && to - from > 1) {
-      copy[i] = setGroupIn(slot, sorted.subarray(from, to), hashes, keys, values, depth + 1, added);
+    if (isBranch(slot) && end - start > 1) {
+      copy[i] = setGroupIn(slot, order, start, end, depth + 1, batch);
       continue;
     }
     // One entry, or a bucket or an empty slot to fill: entry by entry, later ones winning.
     let next = slot;
-    for (let j = from; j < to; j++) {
-      const at = sorted[j]!;
-      next = setSlot(next, hashes[at]!, keys[at]!, values[at]!, depth, added);
+    for (let j = start; j < end; j++) {
+      const at = order[j]!;
+      next = setSlot(next, hashes[at]!, batch.keys[at]!, batch.values[at]!, depth, batch.added);
     }
     copy[i] = next;
   }
@@ -241,14 +252,14 @@ export function pmapSetValues<V>(map: PMap<V>, values: readonly V[], keyOf: (val
   if (values.length === 0) return map;
   const keys = values.map(keyOf);
   const hashes = new Uint32Array(keys.length);
-  const group = new Int32Array(keys.length);
+  const positions = new Int32Array(keys.length);
   for (let j = 0; j < keys.length; j++) {
     hashes[j] = hashOf(keys[j]!);
-    group[j] = j;
+    positions[j] = j;
   }
-  const added = { n: 0 };
-  const root = setGroupIn(map.root, group, hashes, keys, values, 0, added);
-  return { size: map.size + added.n, root };
+  const batch: Batch<V> = { hashes, keys, values, added: { n: 0 }, order: [], bounds: [], fill: new Int32Array(WIDTH) };
+  const root = setGroupIn(map.root, positions, 0, keys.length, 0, batch);
+  return { size: map.size + batch.added.n, root };
 }
 
 function removeIn<V>(node: Branch<V>, hash: number, key: string, depth: number): Branch<V> | null {
