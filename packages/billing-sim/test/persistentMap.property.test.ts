@@ -40,6 +40,28 @@ describe('persistent map', () => {
     );
   });
 
+  it('sets thousands of values in one batch as pmapSetAll does (deep tries, replaced and new keys), the earlier map unchanged', () => {
+    fc.assert(
+      fc.property(fc.nat(3000), fc.nat(3000), fc.integer(), (kept, fresh, salt) => {
+        const start = pmapSetAll(emptyPMap<number>(), Array.from({ length: kept }, (_, i) => [`user_${i}`, i] as [string, number]));
+        const before = contentsOf(start);
+        const values = Array.from({ length: fresh }, (_, i) => [`user_${(i * 7 + salt) % 4000}`, i] as [string, number]);
+        values.push(['k32728', 1], ['k261234', 2], ['k32728', 3]);
+        const byValues = pmapSetValues<number | { k: string; v: number }>(
+          start,
+          values.map(([k, v]) => ({ k, v })),
+          (e) => (typeof e === 'number' ? String(e) : e.k),
+        );
+        const byEntries = pmapSetAll(start, values);
+        const flat = new Map([...contentsOf(byValues)].map(([k, e]) => [k, typeof e === 'number' ? e : e.v]));
+        expect(flat).toEqual(contentsOf(byEntries));
+        expect(byValues.size).toBe(byEntries.size);
+        expect(contentsOf(start)).toEqual(before);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it('holds what a Map holds after any sets and removes, and never changes an earlier version', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 120 }), (ops) => {

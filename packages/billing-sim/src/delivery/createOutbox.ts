@@ -78,12 +78,25 @@ interface QueueItem {
   kind: AttemptKind;
 }
 
+/** A queued delivery as the queue holds it: the record, or its place in the log while it is not made yet. */
+interface QueuedItem {
+  record: DeliveryRecord | number;
+  target: DeliveryTarget;
+  kind: AttemptKind;
+}
+
 export interface Outbox {
   /**
    * Logs the event once per target of its project (or once as skipped without one) and queues its
    * deliveries; returns the first record.
    */
   enqueue(body: WebhookBody, projectId?: string | null): DeliveryRecord;
+  /**
+   * Logs and queues the event as `enqueue` does, without returning a record: a record waiting for
+   * its first attempt is made when something happens to it (its attempt, a fault, `log`, `get`), so
+   * the 300 k events of a month advance are not 300 k more objects kept alive inside the advance.
+   */
+  queue(body: WebhookBody, projectId?: string | null): void;
   /** One more attempt now to every target that took the event; returns its first record. */
   redeliver(eventId: string): DeliveryRecord | undefined;
   log(): DeliveryRecord[];
@@ -130,25 +143,40 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       return cachedTargets;
     });
   let random = deps.random;
-  // The first record of each event; the records of further targets of the same event, if any, in `more`.
-  // Indexed lazily (`indexAll`), when a lookup needs it: a month advance logs 300 k records at once,
-  // and a map of 300 k event ids built inside the advance cost more than the log itself.
-  const byEvent = new Map<string, DeliveryRecord>();
-  const more = new Map<string, DeliveryRecord[]>();
-  const all: DeliveryRecord[] = [];
+  // The log, in order: a record, or the body of a record not made yet (a queued first attempt to the
+  // target in `targetIds` at the same place, state pending, no attempts and no faults; `recordAt`
+  // makes it). The first place of each event and the places of further targets of the same event, if
+  // any, in `more`. Indexed lazily (`indexAll`), when a lookup needs it: a month advance logs 300 k
+  // records at once, and a map of 300 k event ids built inside the advance cost more than the log itself.
+  const all: (DeliveryRecord | WebhookBody)[] = [];
+  const targetIds: (string | null)[] = [];
+  const byEvent = new Map<string, number>();
+  const more = new Map<string, number[]>();
   let indexed = 0;
+  const isRecord = (slot: DeliveryRecord | WebhookBody): slot is DeliveryRecord => (slot as Partial<DeliveryRecord>).body !== undefined;
+  function recordAt(index: number): DeliveryRecord {
+    const slot = all[index]!;
+    if (isRecord(slot)) return slot;
+    const record = makeRecord(slot, targetIds[index]!);
+    all[index] = record;
+    return record;
+  }
   function indexAll(): void {
     for (; indexed < all.length; indexed += 1) {
-      const record = all[indexed]!;
-      if (!byEvent.has(record.event_id)) byEvent.set(record.event_id, record);
+      const slot = all[indexed]!;
+      const eventId = isRecord(slot) ? slot.event_id : slot.event.id;
+      if (!byEvent.has(eventId)) byEvent.set(eventId, indexed);
       else {
-        const list = more.get(record.event_id);
-        if (list === undefined) more.set(record.event_id, [record]);
-        else list.push(record);
+        const list = more.get(eventId);
+        if (list === undefined) more.set(eventId, [indexed]);
+        else list.push(indexed);
       }
     }
   }
-  const queue = createItemQueue<DeliveryRecord, DeliveryTarget, AttemptKind>();
+  const queue = createItemQueue<DeliveryRecord | number, DeliveryTarget, AttemptKind>();
+  /** The queued item with its record made. */
+  const resolved = (item: QueuedItem): QueueItem =>
+    typeof item.record === 'number' ? { record: recordAt(item.record), target: item.target, kind: item.kind } : (item as QueueItem);
   const timers = new Set<unknown>();
   let inFlight = 0;
   let fillScheduled = false;
@@ -173,7 +201,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     fillScheduled = true;
     queueMicrotask(fill);
   };
-  const push = (item: QueueItem) => {
+  const push = (item: QueuedItem) => {
     queue.push(item);
     kick();
   };
@@ -234,8 +262,9 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     fillScheduled = false;
     const cfg = deps.config();
     while (inFlight < cfg.concurrency) {
-      let item = queue.shift();
-      if (item === undefined) break;
+      const queued = queue.shift();
+      if (queued === undefined) break;
+      let item = resolved(queued);
       const window = Math.min(cfg.faults.reorder_window, queue.length);
       if (item.kind === 'initial' && window > 0 && chance(cfg.faults.reorder_rate)) {
         const j = Math.floor(random() * window);
@@ -243,7 +272,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         if (swapped !== undefined) {
           queue.set(j, item);
           faultsOf(item.record).push('reorder');
-          item = swapped;
+          item = resolved(swapped);
         }
       }
       inFlight += 1;
@@ -257,7 +286,21 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   }
 
   function newRecord(body: WebhookBody, targetId: string | null): DeliveryRecord {
-    const record: DeliveryRecord = {
+    const record = makeRecord(body, targetId);
+    all.push(record);
+    targetIds.push(targetId);
+    return record;
+  }
+
+  /** Queues the first attempt of a record not made yet (no fault drawn, or none hit). */
+  function queueLazily(body: WebhookBody, target: DeliveryTarget): void {
+    all.push(body);
+    targetIds.push(target.id);
+    push({ record: all.length - 1, target, kind: 'initial' });
+  }
+
+  function makeRecord(body: WebhookBody, targetId: string | null): DeliveryRecord {
+    return {
       event_id: body.event.id,
       event_type: body.event.type,
       event_timestamp_ms: body.event.event_timestamp_ms,
@@ -269,8 +312,6 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       faults: NO_FAULTS,
       body,
     };
-    all.push(record);
-    return record;
   }
 
   function queueFirst(record: DeliveryRecord, target: DeliveryTarget): void {
@@ -309,25 +350,42 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       }
       return first!;
     },
+    queue(body, projectId = null) {
+      const targets = targetsNow(projectId);
+      if (targets.length === 0) {
+        newRecord(body, null).state = 'skipped';
+        return;
+      }
+      const faults = deps.config().faults;
+      // Without drop or delay faults the first attempt is queued as it is: its record is made later.
+      const plain = faults.drop_rate <= 0 && faults.delay_rate <= 0;
+      for (const target of targets) {
+        if (!acceptsEvent(target, body)) newRecord(body, target.id).state = 'filtered';
+        else if (plain) queueLazily(body, target);
+        else queueFirst(newRecord(body, target.id), target);
+      }
+    },
     redeliver(eventId) {
       indexAll();
-      const first = byEvent.get(eventId);
-      if (first === undefined) return undefined;
+      const firstAt = byEvent.get(eventId);
+      if (firstAt === undefined) return undefined;
+      const first = recordAt(firstAt);
       // Each record goes to its target as configured now; an event logged as skipped (no target
       // then) goes to the configured webhook, if there is one now.
       const targets = targetsNow(null);
       const configured = configuredTargets(deps.config())[0];
-      for (const record of [first, ...(more.get(eventId) ?? [])]) {
+      for (const record of [first, ...(more.get(eventId) ?? []).map(recordAt)]) {
         if (record.state === 'filtered') continue;
         const target = targets.find((t) => t.id === record.target_id) ?? (record.target_id === null ? configured : undefined);
         if (target !== undefined) push({ record, target, kind: 'redeliver' });
       }
       return first;
     },
-    log: () => [...all],
+    log: () => all.map((_, index) => recordAt(index)),
     get(eventId) {
       indexAll();
-      return byEvent.get(eventId);
+      const at = byEvent.get(eventId);
+      return at === undefined ? undefined : recordAt(at);
     },
     observe(observer) {
       observers.add(observer);
@@ -344,6 +402,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       byEvent.clear();
       more.clear();
       all.length = 0;
+      targetIds.length = 0;
       indexed = 0;
       while (queue.shift() !== undefined);
       random = next;

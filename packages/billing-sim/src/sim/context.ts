@@ -285,6 +285,30 @@ function adjustmentCurrency(record: CurrencyRecord | undefined, code: string): V
   return shared;
 }
 
+/** Most-used amounts kept per currency record (a grant's amount, its expiry's negative, …). */
+const SHARED_AMOUNTS_PER_CURRENCY = 256;
+const singleAdjustments = new WeakMap<CurrencyRecord, Map<number, VcAdjustment[]>>();
+
+/**
+ * The adjustments of a one-currency change: one frozen list per currency record and amount, shared
+ * by every event of that amount (events are read, never changed). A month advance sends 200 k of
+ * them with one or two amounts, and each list with its adjustment stayed alive with its event.
+ */
+function singleAdjustment(record: CurrencyRecord | undefined, code: string, amount: number): VcAdjustment[] {
+  if (record === undefined) return [{ amount, currency: adjustmentCurrency(record, code) }];
+  let byAmount = singleAdjustments.get(record);
+  if (byAmount === undefined) {
+    byAmount = new Map();
+    singleAdjustments.set(record, byAmount);
+  }
+  let shared = byAmount.get(amount);
+  if (shared === undefined) {
+    shared = Object.freeze([Object.freeze({ amount, currency: adjustmentCurrency(record, code) })]) as unknown as VcAdjustment[];
+    if (byAmount.size < SHARED_AMOUNTS_PER_CURRENCY) byAmount.set(amount, shared);
+  }
+  return shared;
+}
+
 /** Sums ledger entries per currency into webhook adjustments (zero sums left out). */
 export function toAdjustments(ctx: SimContext, projectId: string, entries: readonly LedgerEntry[]): VcAdjustment[] {
   if (entries.length === 0) return [];
@@ -293,7 +317,7 @@ export function toAdjustments(ctx: SimContext, projectId: string, entries: reado
   if (only !== null) {
     // The common case (one grant or one expiry): no sums to build.
     if (only.amount === 0) return [];
-    return [{ amount: only.amount, currency: adjustmentCurrency(currencies.get(only.currency), only.currency) }];
+    return singleAdjustment(currencies.get(only.currency), only.currency, only.amount);
   }
   const sums = new Map<string, number>();
   for (const e of entries) sums.set(e.currency, (sums.get(e.currency) ?? 0) + e.amount);

@@ -206,7 +206,7 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
     for (let i = 0; i < out.events.length; i += 1) {
       const body = out.events[i]!;
       history.push(body);
-      outbox.enqueue(body, projects[i] ?? null);
+      outbox.queue(body, projects[i] ?? null);
       // (Iterating an empty set still allocates an iterator: 300 k of them in a month advance.)
       if (listeners.size > 0) for (const l of listeners) l(body);
     }
