@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { RISK_COLOR_HEX, riskColor } from '@tenure/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, type Chromium } from './chromium.js';
+import { hasChromium, launchChromium, type Chromium } from '@tenure/testkit/chromium';
 import { churnEvents, seedPopulation, startDashboardServer, type DashboardServer } from './dashboardServer.js';
 
 // These functions run in the page (Chromium), where the DOM globals exist; the test program has no DOM lib.
