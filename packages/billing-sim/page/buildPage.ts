@@ -5,21 +5,17 @@
  * pointing at both by content hash. Run by `npm run build:page` (part of the package build); a
  * test fails when the committed module is stale.
  */
-import { fileURLToPath } from 'node:url';
-import { buildPageModule, writePageModuleIfMain, type PageSources } from '@tenure/http-edge/build';
+import { definePageBuild } from '@tenure/http-edge/build';
 
-export const GENERATED_PATH = fileURLToPath(new URL('../src/page/generated/pageAssets.ts', import.meta.url));
-
-const PAGE: PageSources = {
-  dir: new URL('.', import.meta.url),
-  css: 'page.css',
-  assetDir: 'page',
-  prefix: 'SIM_PAGE',
-  title: "The billing simulator's control page",
-  command: 'packages/billing-sim/page/buildPage.ts (npm run build:page -w @tenure/billing-sim)',
-};
-
-/** Returns the text of the generated module. */
-export const buildPageModuleText = (): Promise<string> => buildPageModule(PAGE);
-
-await writePageModuleIfMain(import.meta.url, PAGE, GENERATED_PATH);
+export const { generatedPath, build } = await definePageBuild(
+  import.meta.url,
+  {
+    css: 'page.css',
+    assetDir: 'page',
+    prefix: 'SIM_PAGE',
+    title: "The billing simulator's control page",
+    command: 'packages/billing-sim/page/buildPage.ts (npm run build:page -w @tenure/billing-sim)',
+    keyVariable: 'BILLING_SIM_API_KEY',
+  },
+  '../src/page/generated/pageAssets.ts',
+);

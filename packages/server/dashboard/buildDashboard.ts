@@ -5,21 +5,21 @@
  * hash, with the build both services' pages share (`@tenure/http-edge/build`). Run by
  * `npm run build:dashboard` (part of the package build); a test fails when the committed module is stale.
  */
-import { fileURLToPath } from 'node:url';
-import { buildPageModule, writePageModuleIfMain, type PageSources } from '@tenure/http-edge/build';
+import { definePageBuild } from '@tenure/http-edge/build';
 
-export const GENERATED_PATH = fileURLToPath(new URL('../src/dashboard/generated/dashboardAssets.ts', import.meta.url));
+const dashboard = await definePageBuild(
+  import.meta.url,
+  {
+    css: 'dashboard.css',
+    assetDir: 'dashboard',
+    prefix: 'DASHBOARD',
+    title: 'The dashboard page',
+    command: 'packages/server/dashboard/buildDashboard.ts (npm run build:dashboard -w @tenure/server)',
+    keyVariable: 'TENURE_API_KEY',
+  },
+  '../src/dashboard/generated/dashboardAssets.ts',
+);
 
-const DASHBOARD: PageSources = {
-  dir: new URL('.', import.meta.url),
-  css: 'dashboard.css',
-  assetDir: 'dashboard',
-  prefix: 'DASHBOARD',
-  title: 'The dashboard page',
-  command: 'packages/server/dashboard/buildDashboard.ts (npm run build:dashboard -w @tenure/server)',
-};
-
+export const GENERATED_PATH = dashboard.generatedPath;
 /** Returns the text of the generated module. */
-export const buildDashboardModule = (): Promise<string> => buildPageModule(DASHBOARD);
-
-await writePageModuleIfMain(import.meta.url, DASHBOARD, GENERATED_PATH);
+export const buildDashboardModule = dashboard.build;

@@ -7,7 +7,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Where Debian's package puts Chromium. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -47,6 +48,35 @@ export async function launchChromium(viewport = { width: 1280, height: 900 }): P
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+// Runs in the page (Chromium), where the DOM globals exist; the testkit has no DOM lib.
+declare const document: any, sessionStorage: any;
+
+/**
+ * Given a page just opened on a service whose API key is set, goes through the key dialog both
+ * pages share (`@tenure/http-edge/page`): it is open and cannot be dismissed with Escape; a wrong
+ * key shows "refused" in the dialog and an error line on the page (never a blank page); the right
+ * key closes it and is kept in sessionStorage under `storageItem`.
+ *
+ * @example
+ * await page.goto(`${url}/`);
+ * await enterApiKey(page, { wrong: 'nope', right: 'k', storageItem: 'tenure.apiKey' });
+ */
+export async function enterApiKey(page: Page, keys: { wrong: string; right: string; storageItem: string }): Promise<void> {
+  await page.waitForSelector('#key-dialog[open]');
+  expect(await page.isVisible('#key-error')).toBe(false);
+  await page.keyboard.press('Escape'); // no way around the key
+  expect(await page.isVisible('#key-dialog')).toBe(true);
+  await page.fill('#key-input', keys.wrong);
+  await page.press('#key-input', 'Enter');
+  await page.waitForSelector('#key-dialog[open] #key-error:not([hidden])');
+  expect(await page.textContent('#key-error')).toMatch(/refused/);
+  expect(await page.textContent('#error')).toMatch(/API key/);
+  await page.fill('#key-input', keys.right);
+  await page.press('#key-input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#key-dialog')?.open === false);
+  expect(await page.evaluate((item) => sessionStorage.getItem(item), keys.storageItem)).toBe(keys.right);
 }
 
 export type { Browser };

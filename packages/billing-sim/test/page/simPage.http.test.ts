@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { externalReferences, pageAssetPaths } from '@tenure/testkit';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildPageModuleText, GENERATED_PATH } from '../../page/buildPage.js';
+import { build, generatedPath } from '../../page/buildPage.js';
 import { createBillingSimApp, createBillingSimulator, startBillingSim, type RunningBillingSim } from '../../src/index.js';
 
 const open: (() => Promise<void>)[] = [];
@@ -86,7 +86,7 @@ describe.each([
 
 describe('the control page', () => {
   it('is built from packages/billing-sim/page: the committed module is what the build produces', async () => {
-    expect(readFileSync(GENERATED_PATH, 'utf8')).toBe(await buildPageModuleText());
+    expect(readFileSync(generatedPath, 'utf8')).toBe(await build());
   });
 
   it('is open with BILLING_SIM_API_KEY set (it asks for the key), while /sim and /v2 still need it', async () => {
