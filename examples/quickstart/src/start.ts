@@ -1,6 +1,7 @@
 /**
  * `npm start`: the billing simulator on :4000 sending webhooks to the retention service on :3000,
  * which keeps its data in a fresh SQLite file each run (the simulator's world starts anew too).
+ * Prints both pages' URLs: act on the simulator's control page, watch the dashboard move.
  * Ports come from PORT and BILLING_SIM_PORT; Ctrl-C stops both and removes the file.
  */
 import { startLocalStack } from './startLocalStack.js';
@@ -18,6 +19,8 @@ const json = "-H 'content-type: application/json'";
 
 console.log(`
 tenure is running
+  open in a browser  ${r}/   the retention dashboard: who is at risk and why, live
+                     ${b}/   the billing simulator's control page: clock, purchases, deliveries, faults
   retention service  ${r}   GET /health, /api/at-risk, /api/subscribers/{id}/recommend, /openapi.json
   store              ${stack.store}   (a fresh file this run, removed on Ctrl-C)
   billing simulator  ${b}   RevenueCat API v2 under /v2, control API under /sim, /openapi.json

@@ -3,7 +3,7 @@
  * both services share. Body reading with a limit, strict UTF-8 and JSON checks, the edge's problems
  * and the formatter each service gives them its envelope with, validation issues to fields,
  * constant-time secret comparison, a request-target parser that never throws, `clientError`
- * answers, and graceful shutdown. Every export is listed here by hand.
+ * answers, graceful shutdown, and the static pages both serve from memory. Every export is listed here by hand.
  */
 
 // --- Bodies ---
@@ -32,3 +32,7 @@ export type { HeaderList } from './server/sendJson.js';
 export { installParserErrorHandlers, rawErrorResponse } from './server/parserErrors.js';
 export { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownServer, onShutdownSignals } from './server/shutdown.js';
 export type { ShutdownOptions, ShutdownReport } from './server/shutdown.js';
+
+// --- Pages ---
+export { PAGE_CSP, createStaticPage } from './static/staticPage.js';
+export type { PageAsset, StaticAnswer, StaticPage } from './static/staticPage.js';

@@ -10,3 +10,4 @@ export { startChatReceiver, type ChatPost } from './receivers/chatReceiver.js';
 export { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './receivers/webhookReceiver.js';
 export { killCliProcesses, startCliProcess, type CliProcess, type CliProcessOptions } from './cliProcess.js';
 export { parsePrometheusText, sampleValue, type PromFamily, type PromSample } from './prometheusText.js';
+export { externalReferences, pageAssetPaths } from './servedPage.js';

@@ -4,10 +4,11 @@
  * is handled inside this boundary.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkRequestHead, DEFAULT_BODY_LIMIT, edgeProblem, flattenHeaders, readText, sendJson } from '@tenure/http-edge';
+import { checkRequestHead, DEFAULT_BODY_LIMIT, edgeProblem, flattenHeaders, headerValue, readText, sendJson } from '@tenure/http-edge';
 import { fail } from '../sim/apiError.js';
 import { edgeErrorResponse, errorResponse, type SimRequest, type SimResponse } from './httpTypes.js';
 import { isMetricsRequest, type MetricsEndpoint } from '../metrics/metricsEndpoint.js';
+import { answerSimPage } from '../page/answerSimPage.js';
 
 /** A request handler, with the `GET /metrics` endpoint `createRequestHandler` attaches. */
 type Handler = ((req: SimRequest) => SimResponse) & { readonly metricsEndpoint?: MetricsEndpoint };
@@ -27,6 +28,11 @@ async function serve(handle: Handler, req: IncomingMessage, res: ServerResponse)
     req.resume();
     const answer = await handle.metricsEndpoint.answer(req.headers.authorization);
     return void res.writeHead(answer.status, answer.headers).end(answer.text);
+  }
+  const page = answerSimPage(req.method ?? 'GET', head.target.path, headerValue(req.headers['if-none-match']));
+  if (page !== undefined) {
+    req.resume();
+    return void res.writeHead(page.status, page.headers).end(page.body);
   }
   const body = await readText(req, DEFAULT_BODY_LIMIT);
   if (!body.ok) {
@@ -51,7 +57,8 @@ async function serve(handle: Handler, req: IncomingMessage, res: ServerResponse)
 
 /**
  * Given a request handler, returns a `node:http` request listener that checks the request target,
- * reads the body (up to 1 MB, strict UTF-8), calls the handler and writes its JSON answer. Bad
+ * serves the control page at `/`, reads the body (up to 1 MB, strict UTF-8), calls the handler and
+ * writes its JSON answer. Bad
  * input of any kind is answered 4xx with the billing service's error envelope; it never throws.
  *
  * @example

@@ -3,6 +3,7 @@
  * kept in sessionStorage for this tab. Paths are relative to the page, so the dashboard works
  * mounted under a prefix too.
  */
+import { createKeyStore, fetchJson, type KeyStore } from '@tenure/http-edge/page';
 
 const KEY = 'tenure.apiKey';
 const ENVIRONMENT = 'tenure.environment';
@@ -25,34 +26,18 @@ export class ApiError extends Error {
   }
 }
 
-/** The stored API key, or null. */
-export const storedKey = (): string | null => sessionStorage.getItem(KEY);
-/** Stores the key for this tab (null forgets it). */
-export function storeKey(key: string | null): void {
-  if (key === null) sessionStorage.removeItem(KEY);
-  else sessionStorage.setItem(KEY, key);
-}
-
+const keys = createKeyStore(KEY);
+/** The page's API key, kept for the tab (the shared key store). */
+export const apiKeys: KeyStore = keys;
 /** The request's headers: the bearer key when one is stored. */
-export function authHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  const key = storedKey();
-  return key === null ? extra : { ...extra, authorization: `Bearer ${key}` };
-}
+export const authHeaders = (extra: Record<string, string> = {}): Record<string, string> => keys.headers(extra);
 
 /** Resolves with the JSON body of a 2xx answer; rejects with an ApiError otherwise. */
 export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const headers = authHeaders(init.body === undefined ? {} : { 'content-type': 'application/json' });
-  const res = await fetch(path, { method: init.method ?? 'GET', headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) });
-  const text = await res.text();
-  let body: unknown = undefined;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: reported below
-  }
-  if (res.ok) return body as T;
-  const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
-  throw new ApiError(res.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${res.status}`);
+  const answer = await fetchJson(keys, path, init);
+  if (answer.ok) return answer.body as T;
+  const error = (answer.body as { error?: { code?: string; message?: string } } | undefined)?.error;
+  throw new ApiError(answer.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${answer.status}`);
 }
 
 /** The query string of the defined entries (empty values left out). */

@@ -1,21 +1,8 @@
-/** Small DOM and formatting helpers (no framework: the page is a few tables and tiles). */
+/** The dashboard's DOM and formatting helpers: the shared ones (`h`, `byId`, `when`, `words`) and the risk colours'. */
 import { colorForBand, type RiskBand } from '@tenure/core';
 
-type Child = Node | string | number | null | undefined | false;
-
-/** Creates an element with attributes (`class`, `data-*`, aria…) and children. */
-export function h(tag: string, attrs: Record<string, string | number | boolean | undefined> = {}, ...children: Child[]): HTMLElement {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === false) continue;
-    el.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'number' ? String(c) : c);
-  return el;
-}
-
-/** The element with that id (the page's markup guarantees it). */
-export const byId = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
+export { byId, h, when, words } from '@tenure/http-edge/page';
+import { h } from '@tenure/http-edge/page';
 
 /** The colour class of a band: the core's `colorForBand`, as alerts use. */
 export const colorClass = (band: RiskBand): string => `color-${colorForBand(band)}`;
@@ -37,12 +24,3 @@ export const bandChip = (band: RiskBand): HTMLElement => h('span', { class: `chi
 
 /** US dollars, e.g. "$9.99". */
 export const usd = (value: number): string => value.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-
-/** An epoch-ms time as a short UTC date and time, or "–". */
-export function when(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined) return '–';
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
-}
-
-/** Snake-case words as text: `billing_issue` → "billing issue". */
-export const words = (s: string): string => s.replace(/_/g, ' ');

@@ -4,7 +4,8 @@
  * shown when live updates say something changed.
  */
 import { SUBSCRIBER_STATES } from '@tenure/core';
-import { ApiError, currentEnvironment, setEnvironment, storedKey, storeKey } from './api.js';
+import { setUpKeyDialog } from '@tenure/http-edge/page';
+import { ApiError, apiKeys, currentEnvironment, setEnvironment } from './api.js';
 import { createAtRiskList } from './atRiskList.js';
 import { byId, h, words } from './dom.js';
 import { startLiveUpdates, type Change } from './liveUpdates.js';
@@ -12,25 +13,19 @@ import { loadSubscriber } from './subscriberPanel.js';
 import { loadSummary } from './summaryTiles.js';
 
 const errorBox = byId('error');
-const dialog = byId<HTMLDialogElement>('key-dialog');
 let started = false;
+
+const keyDialog = setUpKeyDialog(
+  apiKeys,
+  { needed: 'This service needs its API key.', refused: 'That key was refused (401). Check TENURE_API_KEY and try again.' },
+  () => void refresh(),
+);
 
 /** Shows a failure; a 401 asks for the key (again). */
 function showError(error: unknown): void {
-  if (error instanceof ApiError && error.status === 401) return askForKey(storedKey() !== null);
+  if (error instanceof ApiError && error.status === 401) return keyDialog.ask(apiKeys.get() !== null);
   errorBox.hidden = false;
   errorBox.textContent = error instanceof Error ? error.message : String(error);
-}
-
-function askForKey(refused: boolean): void {
-  const keyError = byId('key-error');
-  keyError.hidden = !refused;
-  keyError.textContent = refused ? 'That key was refused (401). Check TENURE_API_KEY and try again.' : '';
-  storeKey(null);
-  errorBox.hidden = false;
-  errorBox.textContent = 'This service needs its API key.';
-  if (!dialog.open) dialog.showModal();
-  byId<HTMLInputElement>('key-input').focus();
 }
 
 const list = createAtRiskList(showError);
@@ -82,13 +77,6 @@ byId('back').addEventListener('click', (event) => {
   event.preventDefault();
   location.hash = '';
   byId('at-risk').focus();
-});
-// Without the key nothing can load: Escape does not dismiss the dialog into an empty page.
-dialog.addEventListener('cancel', (event) => event.preventDefault());
-byId<HTMLFormElement>('key-form').addEventListener('submit', () => {
-  storeKey(byId<HTMLInputElement>('key-input').value);
-  byId<HTMLInputElement>('key-input').value = '';
-  void refresh();
 });
 const environmentSelect = byId<HTMLSelectElement>('environment');
 environmentSelect.value = currentEnvironment();

@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { RISK_COLOR_HEX, riskColor } from '@tenure/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, type Chromium } from './chromium.js';
+import { enterApiKey, hasChromium, launchChromium, type Chromium } from '@tenure/testkit/chromium';
 import { churnEvents, seedPopulation, startDashboardServer, type DashboardServer } from './dashboardServer.js';
 
 // These functions run in the page (Chromium), where the DOM globals exist; the test program has no DOM lib.
-declare const document: any, window: any, sessionStorage: any;
+declare const document: any, window: any;
 declare function getComputedStyle(element: unknown): { backgroundColor: string };
 
 const images = fileURLToPath(new URL('../../../../docs/images/', import.meta.url));
@@ -259,20 +259,9 @@ describe.skipIf(!hasChromium)('the retention dashboard with TENURE_API_KEY set',
   it('asks for the key, shows an error for a wrong one, and loads with the right one', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${server.url}/`);
-    await page.waitForSelector('#key-dialog[open]');
-    expect(await page.isVisible('#key-error')).toBe(false);
-    await page.keyboard.press('Escape'); // no way around the key
-    expect(await page.isVisible('#key-dialog')).toBe(true);
-    await page.fill('#key-input', 'wrong-key');
-    await page.press('#key-input', 'Enter');
-    await page.waitForSelector('#key-dialog[open] #key-error:not([hidden])');
-    expect(await page.textContent('#key-error')).toMatch(/refused/);
-    expect(await page.textContent('#error')).toMatch(/API key/); // an error on the page, not a blank one
-    await page.fill('#key-input', 'right-key');
-    await page.press('#key-input', 'Enter');
+    await enterApiKey(page, { wrong: 'wrong-key', right: 'right-key', storageItem: 'tenure.apiKey' });
     await page.waitForSelector('#at-risk-rows tr[data-customer]');
     expect(await page.isVisible('#key-dialog')).toBe(false);
-    expect(await page.evaluate(() => sessionStorage.getItem('tenure.apiKey'))).toBe('right-key');
     // Kept for the tab: a reload does not ask again.
     await page.reload();
     await page.waitForSelector('#at-risk-rows tr[data-customer]');
