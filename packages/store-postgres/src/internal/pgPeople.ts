@@ -10,6 +10,7 @@
  */
 import { compareIds, foldEvents, materializeAtRisk, recordActivity, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
+import { prepared } from './prepared.js';
 import { RowColumns, UNNEST_ROWS } from './subscriberRows.js';
 import type { Tables } from './tables.js';
 
@@ -25,7 +26,7 @@ export async function lockPeople(client: pg.ClientBase, t: Tables, ids: readonly
   const lock = async (more: readonly string[]) => {
     const fresh = [...new Set(more)].filter((id) => !locked.has(id)).sort(compareIds);
     if (fresh.length === 0) return;
-    await client.query(`SELECT ${t.customerLock('c')} FROM (SELECT c FROM unnest($1::text[]) AS c ORDER BY c COLLATE "C") AS l`, [fresh]);
+    await client.query(prepared(`SELECT ${t.customerLock('c')} FROM (SELECT c FROM unnest($1::text[]) AS c ORDER BY c COLLATE "C") AS l`, [fresh]));
     for (const id of fresh) locked.add(id);
   };
   await lock(ids);
