@@ -58,7 +58,8 @@ export type { Subscriber, SubscriberState, EventKey } from './subscriber/subscri
 export { EVENT_PRECEDENCE, isLaterKey, occurrenceKeyOf, transactionOccurrenceOf } from './subscriber/eventKey.js';
 export { applyEvent, ACTIVITY_EVENT_TYPES, MAX_ALIASES } from './subscriber/applyEvent.js';
 export { distinctOccurrences, foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
-export { transferHistory } from './subscriber/transferHistory.js';
+export { reKeyToReceiver, transferHistory } from './subscriber/transferHistory.js';
+export { foldByIdentity, groupByIdentity, identityIdsOf } from './subscriber/groupByIdentity.js';
 export { recordActivity } from './subscriber/recordActivity.js';
 export { ACCESS_RANK, MAX_SUBSCRIPTIONS, accessStandingOf, comparePrimary } from './subscriber/primarySubscription.js';
 export type { AccessStanding } from './subscriber/primarySubscription.js';

@@ -98,6 +98,19 @@ describe('GET /api/subscribers/:id: the fields beyond the seed', () => {
     });
   });
 
+  it('answers for any id of one person, named by the id the app uses now, and lists the ids it knows', async () => {
+    app = await startTestServer();
+    const renewal = fixture('renewal'); // user_1234, original ANONYMOUS, aliases [ANONYMOUS, user_1234]
+    const at = renewal.event.event_timestamp_ms as number;
+    // Bought anonymously before the login; the renewal after it names both ids.
+    await send(purchaseBefore(at, { app_user_id: ANONYMOUS }), renewal);
+    const byAnonymous = await view(ANONYMOUS);
+    expect(byAnonymous).toMatchObject({ customer_id: 'user_1234', ids: [ANONYMOUS, 'user_1234'], renewals: 1, event_count: 2 });
+    expect(await view('user_1234')).toEqual(byAnonymous);
+    const atRisk = await app.request('GET', '/api/at-risk?min_score=0');
+    expect(atRisk.body.items.map((i: { customer_id: string }) => i.customer_id)).toEqual(['user_1234']);
+  });
+
   it('names the environment read: sandbox with ?environment=sandbox', async () => {
     app = await startTestServer();
     await send(fixture('cancellation', { environment: 'SANDBOX' }));

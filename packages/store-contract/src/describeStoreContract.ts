@@ -1,5 +1,6 @@
 /** The one contract suite every `SubscriberStore` runs (memory, SQLite, PostgreSQL). */
 import { describe } from 'vitest';
+import { describeAliasContract } from './aliasContract.js';
 import { describeAtRiskContract } from './atRiskContract.js';
 import { describeCheckpointContract } from './checkpointContract.js';
 import { describeDispatchLogContract } from './dispatchLogContract.js';
@@ -12,7 +13,7 @@ import { resolveContractOptions, type StoreContractOptions, type StoreFactory } 
 
 /**
  * Given a name and a factory of empty stores, registers the store contract as vitest `describe`
- * blocks: exactly-once events (also within a batch; one transaction counts once under any id), transfers, activity, reads in code point order, the
+ * blocks: exactly-once events (also within a batch; one transaction counts once under any id), transfers, aliases (one person under several ids), activity, reads in code point order, the
  * at-risk query (filters, order, keyset paging, default minimum score, rows moving with time, the
  * sweep, configuration changes), records, replay, the dispatch log, and a model-based test checking
  * arbitrary histories against the core's reducers and `selectAtRisk`. Call it at the top level of a
@@ -30,6 +31,7 @@ export function describeStoreContract(name: string, factory: StoreFactory, optio
     describeEventsContract(factory, resolved);
     describeOccurrenceContract(factory, resolved);
     describeTransferContract(factory, resolved);
+    describeAliasContract(factory, resolved);
     describeAtRiskContract(factory, resolved);
     describeRecordsContract(factory, resolved);
     describeDispatchLogContract(factory, resolved);

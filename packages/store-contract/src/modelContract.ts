@@ -1,6 +1,6 @@
 /**
  * The centrepiece of the contract: a model-based test (`fc.commands` + `fc.asyncModelRun`). Arbitrary
- * deliveries (duplicates, redeliveries, reordering, batches), reported activity, a clock that moves
+ * deliveries (duplicates, redeliveries, reordering, batches; events that name several ids of one person, merging records), reported activity, a clock that moves
  * forward, configuration switches, sweeps, replays and transfers; every answer is checked against the model,
  * and every at-risk page against the core's full scan `selectAtRisk`.
  */
@@ -62,6 +62,10 @@ const offsetArb = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 2 * HOUR_MS }) },
 );
 
+/** `arb` with weight `weight`, against undefined with weight `none`. */
+const sometimes = <T>(arb: fc.Arbitrary<T>, weight: number, none: number) =>
+  fc.oneof({ weight: none, arbitrary: fc.constant(undefined) }, { weight, arbitrary: arb });
+
 const fieldsArb: fc.Arbitrary<EventFields> = fc
   .record(
     {
@@ -74,10 +78,20 @@ const fieldsArb: fc.Arbitrary<EventFields> = fc
       // Charges (ties common), trials at 0, refunds below 0: the revenue order and totals.
       price: fc.constantFrom(0.99, 9.99, 9.99, 59.99, 0, -9.99, null),
       currency: fc.constantFrom('USD', 'EUR'),
+      // Now and then an event names other ids of its person (RevenueCat's aliasing after a login):
+      // it joins records, or moves one to the id of its latest event (docs/rules.md §2).
+      link: sometimes(
+        fc.record(
+          { original_app_user_id: fc.constantFrom(...CUSTOMER_IDS.slice(0, 5)), aliases: fc.subarray([...CUSTOMER_IDS.slice(0, 5)], { maxLength: 2 }) },
+          { requiredKeys: [] },
+        ),
+        1,
+        6,
+      ),
     },
     { requiredKeys: [] },
   )
-  .map((fields) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)));
+  .map(({ link, ...fields }) => Object.fromEntries(Object.entries({ ...fields, ...link }).filter(([, v]) => v !== undefined)));
 
 /**
  * Events to deliver, as specs relative to the clock (turn one into an event with `eventOf`): every
@@ -93,10 +107,6 @@ export const eventSpecArb: fc.Arbitrary<EventSpec> = fc.record({
   offset: offsetArb,
   fields: fieldsArb,
 });
-
-/** `arb` with weight `weight`, against undefined with weight `none`. */
-const sometimes = <T>(arb: fc.Arbitrary<T>, weight: number, none: number) =>
-  fc.oneof({ weight: none, arbitrary: fc.constant(undefined) }, { weight, arbitrary: arb });
 
 /** Queries biased toward answers with items: often no minimum (0), filters and positions now and then. */
 const queryArb: fc.Arbitrary<AtRiskQuery> = fc

@@ -6,7 +6,7 @@ import type fc from 'fast-check';
 import { compareIds, type AtRiskQuery, type HandledEvent, type HandledEventType, type StoredRecord, type SubscriberStore } from '@tenure/core';
 import { expect } from 'vitest';
 import { expectAtRiskPage } from './atRiskReference.js';
-import { applyToModel, contextOf, recordActivityInModel, type StoreModel } from './storeModel.js';
+import { applyToModel, contextOf, recordActivityInModel, subscriberOf, type StoreModel } from './storeModel.js';
 import { buildEvent, byCustomerId, collect, listAll, type EventFields } from './storeFixtures.js';
 
 type StoreCommand = fc.AsyncCommand<StoreModel, SubscriberStore>;
@@ -38,7 +38,7 @@ const describeSpec = (s: EventSpec) => `${s.type} ${JSON.stringify(s.id)} ${JSON
 
 /** Checks the store's view of one customer against the model. */
 async function expectCustomer(model: StoreModel, store: SubscriberStore, customerId: string): Promise<void> {
-  expect(await store.get(customerId)).toEqual(model.subscribers.get(customerId));
+  expect(await store.get(customerId)).toEqual(subscriberOf(model, customerId));
 }
 
 /** Delivers one event. */
@@ -49,7 +49,7 @@ export class ApplyEventCommand implements StoreCommand {
     const event = eventOf(this.spec, model.now);
     const status = applyToModel(model, event);
     const outcome = await store.applyEvent(event, contextOf(model));
-    expect(outcome).toEqual({ status, subscriber: model.subscribers.get(event.app_user_id) });
+    expect(outcome).toEqual({ status, subscriber: subscriberOf(model, event.app_user_id) });
     await expectCustomer(model, store, event.app_user_id);
   }
   toString = () => `apply(${describeSpec(this.spec)})`;
@@ -62,7 +62,7 @@ export class RedeliverCommand implements StoreCommand {
   async run(model: StoreModel, store: SubscriberStore): Promise<void> {
     const event = model.events[this.pick % model.events.length]!;
     const outcome = await store.applyEvent(event, contextOf(model));
-    expect(outcome).toEqual({ status: 'duplicate', subscriber: model.subscribers.get(event.app_user_id) });
+    expect(outcome).toEqual({ status: 'duplicate', subscriber: subscriberOf(model, event.app_user_id) });
   }
   toString = () => `redeliver(#${this.pick})`;
 }

@@ -1,13 +1,15 @@
 /**
- * The deliberately simple model a store is checked against: a Map of subscribers folded with the
- * core's reducers, the set of applied event ids, the applied events in order, the latest reported
+ * The deliberately simple model a store is checked against: a Map of subscribers, one per person
+ * (the union-find of the ids the events name, `groupByIdentity`), each group folded with the core's reducer, the set of applied event ids, the applied events in order, the latest reported
  * activity per customer, the clock and the configuration. At-risk answers come from the core's
  * full scan, `selectAtRisk`, over the model's subscribers.
  */
 import {
   applyEvent,
-  foldEvents,
+  groupByIdentity,
+  identityIdsOf,
   occurrenceKeyOf,
+  reKeyToReceiver,
   recordActivity,
   transferOf,
   type HandledEvent,
@@ -32,8 +34,10 @@ export interface StoreModel {
   readonly transfers: Set<string>;
   /** Applied events, in the order they were stored. */
   readonly events: HandledEvent[];
-  /** Latest reported activity of each known customer. */
+  /** Latest reported activity of each known person, by its key. */
   readonly reported: Map<string, number>;
+  /** Every id the stored events name, to its person's key (`groupByIdentity`). */
+  readonly personOf: Map<string, string>;
 }
 
 /** Given the start time and the configurations (the first is current), returns an empty model. */
@@ -47,10 +51,40 @@ export const emptyModel = (now: number, configs: readonly TenureConfig[]): Store
   transfers: new Set(),
   events: [],
   reported: new Map(),
+  personOf: new Map(),
 });
 
 /** The context a store call is made with. */
 export const contextOf = (model: StoreModel): StoreContext => ({ now: model.now, config: model.config });
+
+/**
+ * Folds the model again from its events: one subscriber per person (`groupByIdentity`: events
+ * naming a common id, keyed by the id of the latest event), with the latest activity reported
+ * under any of the person's ids. Called after every change, so a merge or a new key moves the
+ * record and its reported activity as the stores do.
+ */
+function refold(model: StoreModel): void {
+  model.subscribers.clear();
+  model.personOf.clear();
+  const reported = new Map<string, number>();
+  for (const [key, members] of groupByIdentity(model.events)) {
+    const ids = new Set(members.flatMap(identityIdsOf));
+    let subscriber: Subscriber | undefined;
+    for (const event of members) subscriber = applyEvent(subscriber, event);
+    const reports = [...ids].flatMap((id) => model.reported.get(id) ?? []);
+    if (reports.length > 0) reported.set(key, Math.max(...reports));
+    model.subscribers.set(key, reports.length === 0 ? subscriber! : recordActivity(subscriber!, Math.max(...reports)));
+    for (const id of ids) model.personOf.set(id, key);
+  }
+  model.reported.clear();
+  for (const [key, at] of reported) model.reported.set(key, at);
+}
+
+/** The model's subscriber that `id` names (any id of the person), or undefined. */
+export function subscriberOf(model: StoreModel, id: string): Subscriber | undefined {
+  const key = model.personOf.get(id);
+  return key === undefined ? undefined : model.subscribers.get(key);
+}
 
 /** Applies one delivered event to the model; returns what the store must answer. */
 export function applyToModel(model: StoreModel, event: HandledEvent): 'applied' | 'duplicate' {
@@ -58,23 +92,23 @@ export function applyToModel(model: StoreModel, event: HandledEvent): 'applied' 
   model.ids.add(event.id);
   model.occurrences.add(occurrenceKeyOf(event));
   model.events.push(event);
-  model.subscribers.set(event.app_user_id, applyEvent(model.subscribers.get(event.app_user_id), event));
+  refold(model);
   return 'applied';
 }
 
 /** Records reported activity in the model; undefined (and nothing kept) for an unknown customer. */
 export function recordActivityInModel(model: StoreModel, customerId: string, at: number): Subscriber | undefined {
-  const current = model.subscribers.get(customerId);
-  if (current === undefined) return undefined;
-  model.reported.set(customerId, Math.max(model.reported.get(customerId) ?? at, at));
-  const next = recordActivity(current, at);
-  model.subscribers.set(customerId, next);
-  return next;
+  const key = model.personOf.get(customerId);
+  if (key === undefined) return undefined;
+  model.reported.set(key, Math.max(model.reported.get(key) ?? at, at));
+  refold(model);
+  return model.subscribers.get(key);
 }
 
 /**
- * Applies a TRANSFER to the model (docs/rules.md §2): each sender's events are re-keyed to the
- * receiver where they stand in storage order, the senders leave, and the receiver is the fold of
+ * Applies a TRANSFER to the model (docs/rules.md §2): every event of each sender's person (a person
+ * other than the receiver's) is re-keyed to the receiver where it stands in storage order
+ * (`reKeyToReceiver`), the senders leave with their ids, and the receiver's person is the fold of
  * its events with the latest activity reported for any of them; returns what the store must answer.
  */
 export function transferInModel(model: StoreModel, event: TransferEvent): TransferOutcome {
@@ -83,22 +117,20 @@ export function transferInModel(model: StoreModel, event: TransferEvent): Transf
   const { from, to } = transferOf(event);
   const receiver = to[0];
   if (receiver === undefined) return { status: 'applied', receiver, moved: 0, subscriber: undefined };
-  const senders = new Set(from.filter((id) => model.subscribers.has(id)));
-  if (senders.size === 0) return { status: 'applied', receiver, moved: 0, subscriber: model.subscribers.get(receiver) };
+  const target = model.personOf.get(receiver);
+  const senders = new Set(from.flatMap((id) => model.personOf.get(id) ?? []).filter((key) => key !== target));
+  if (senders.size === 0) return { status: 'applied', receiver, moved: 0, subscriber: subscriberOf(model, receiver) };
+  const moving = new Set<string>();
+  for (const [key, members] of groupByIdentity(model.events)) if (senders.has(key)) for (const e of members) moving.add(e.id);
   let moved = 0;
   model.events.forEach((e, i) => {
-    if (!senders.has(e.app_user_id)) return;
-    model.events[i] = { ...e, app_user_id: receiver };
+    if (!moving.has(e.id)) return;
+    model.events[i] = reKeyToReceiver(e, receiver);
     moved++;
   });
-  const reports = [receiver, ...senders].flatMap((id) => model.reported.get(id) ?? []);
-  for (const id of senders) {
-    model.subscribers.delete(id);
-    model.reported.delete(id);
-  }
-  const folded = foldEvents(model.events.filter((e) => e.app_user_id === receiver))!;
-  const subscriber = reports.length === 0 ? folded : recordActivity(folded, Math.max(...reports));
+  const reports = [target ?? receiver, ...senders].flatMap((id) => model.reported.get(id) ?? []);
+  for (const id of senders) model.reported.delete(id);
   if (reports.length > 0) model.reported.set(receiver, Math.max(...reports));
-  model.subscribers.set(receiver, subscriber);
-  return { status: 'applied', receiver, moved, subscriber };
+  refold(model);
+  return { status: 'applied', receiver, moved, subscriber: subscriberOf(model, receiver) };
 }

@@ -3,7 +3,7 @@
  * re-keyed, in one transaction; the senders' records go away (never at risk), the receiver is the
  * fold of the union, totals follow, and a repeated transfer id changes nothing.
  */
-import { DEFAULT_CONFIG, foldEvents, recordActivity, transferEventSchema, type HandledEvent, type StoreContext, type TransferEvent } from '@tenure/core';
+import { DEFAULT_CONFIG, foldEvents, reKeyToReceiver, recordActivity, transferEventSchema, type HandledEvent, type StoreContext, type TransferEvent } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { expectAtRiskPage } from './atRiskReference.js';
 import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
@@ -21,7 +21,7 @@ export function transferEvent(id: string, from: readonly string[], to: readonly 
   return transferEventSchema.parse({ type: 'TRANSFER', id, event_timestamp_ms: at, transferred_from: from, transferred_to: to, environment: 'PRODUCTION' });
 }
 
-const rekey = (events: readonly HandledEvent[], to: string): HandledEvent[] => events.map((e) => ({ ...e, app_user_id: to }));
+const rekey = (events: readonly HandledEvent[], to: string): HandledEvent[] => events.map((e) => reKeyToReceiver(e, to));
 
 /** Registers the transfer tests. */
 export function describeTransferContract(factory: StoreFactory, options: ResolvedContractOptions): void {

@@ -173,7 +173,11 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
     },
 
     async get(customerId: string) {
-      const { rows } = await pool.query<{ record: Subscriber }>(`SELECT record FROM ${t.subscribers} WHERE customer_id = $1`, [customerId]);
+      // Any id of the person finds its record (docs/rules.md §2, aliases).
+      const { rows } = await pool.query<{ record: Subscriber }>(
+        `SELECT s.record FROM ${t.identities} AS i JOIN ${t.subscribers} AS s ON s.customer_id = i.customer_id WHERE i.id = $1`,
+        [customerId],
+      );
       return rows[0]?.record;
     },
 

@@ -14,6 +14,7 @@ import {
   compareIds,
   configFingerprint,
   foldEvents,
+  identityIdsOf,
   materializeAtRisk,
   recordActivity,
   type ApplyOutcome,
@@ -39,6 +40,7 @@ import { createSqliteDispatchLog } from './internal/sqliteDispatchLog.js';
 import { startCheckpointer } from './internal/startCheckpointer.js';
 import { prepareStatements, type StoredSubscriber } from './internal/statements.js';
 import { createSubscriberUpdater } from './internal/subscriberUpdater.js';
+import { createSqlitePeople } from './internal/sqlitePeople.js';
 import { createSqliteTransfer } from './internal/sqliteTransfer.js';
 
 /** Where the store lives and how long to wait for another process's write lock. */
@@ -124,18 +126,54 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const rematerialize = (stored: StoredSubscriber, { now, config }: StoreContext) => {
     update(stored, materializeAtRisk(JSON.parse(stored.record) as Subscriber, now, config).row, {});
   };
-  const transfer = createSqliteTransfer(db, s, save);
-  const insertEvent = (event: HandledEvent): boolean =>
-    s.insertEvent.run(event.id, transactionOccurrenceOf(event) ?? null, event.app_user_id, event.type, event.event_timestamp_ms, JSON.stringify(event)).changes === 1;
+  const people = createSqlitePeople(db, s, save);
+  const transfer = createSqliteTransfer(db, s, people);
+  /** Stores the event under its person's key; false for a duplicate id or occurrence. */
+  const insertEvent = (event: HandledEvent, key: string): boolean =>
+    s.insertEvent.run(event.id, transactionOccurrenceOf(event) ?? null, key, event.type, event.event_timestamp_ms, JSON.stringify(event)).changes === 1;
+  /** The stored subscriber any of a person's ids names. */
+  const storedOf = (id: string): StoredSubscriber | undefined => {
+    const key = people.keyOf(id);
+    return key === undefined ? undefined : s.getStored.get(key);
+  };
+
+  /** Subscribers changed by a batch and not written yet, by key, with what was stored before. */
+  type Pending = Map<string, { subscriber: Subscriber; stored: StoredSubscriber | undefined }>;
+  /**
+   * Stores one event and applies it to the person its ids name (docs/rules.md §2): with one record
+   * (or none) and its name unchanged, in `pending`; an event naming several records, or moving a
+   * person to another id, re-folds the union at once (`regroup`).
+   */
+  const applyGrouped = (event: HandledEvent, ctx: StoreContext, pending: Pending): ApplyOutcome => {
+    const { keys, unknown } = people.resolve(identityIdsOf(event));
+    const key = keys[0] ?? event.app_user_id;
+    if (!insertEvent(event, key)) {
+      const known = people.keyOf(event.app_user_id);
+      const held = known === undefined ? undefined : pending.get(known);
+      return { status: 'duplicate', subscriber: held !== undefined ? held.subscriber : parse(storedOf(event.app_user_id)) };
+    }
+    people.add(key, unknown);
+    if (keys.length <= 1) {
+      const seen = pending.get(key);
+      const stored = seen === undefined ? (keys.length === 0 ? undefined : s.getStored.get(key)) : seen.stored;
+      const next = applyEvent(seen === undefined ? parse(stored) : seen.subscriber, event);
+      if (next.customer_id === key) {
+        pending.set(key, { subscriber: next, stored });
+        return { status: 'applied', subscriber: next };
+      }
+    }
+    for (const k of keys) pending.delete(k); // re-folded from the stored events
+    return { status: 'applied', subscriber: people.regroup(keys, people.reportedOf(keys), ctx) };
+  };
+  const writePending = (pending: Pending, ctx: StoreContext) => {
+    for (const { subscriber, stored } of pending.values()) save(subscriber, stored, ctx);
+  };
 
   const applyOne = (event: HandledEvent, ctx: StoreContext): ApplyOutcome => {
-    const inserted = insertEvent(event);
-    const stored = s.getStored.get(event.app_user_id);
-    const current = parse(stored);
-    if (!inserted) return { status: 'duplicate', subscriber: current };
-    const next = applyEvent(current, event);
-    save(next, stored, ctx);
-    return { status: 'applied', subscriber: next };
+    const pending: Pending = new Map();
+    const outcome = applyGrouped(event, ctx, pending);
+    writePending(pending, ctx);
+    return outcome;
   };
   type Delivery = { event: HandledEvent; ctx: StoreContext };
   const applyDeliveries = db.transaction((items: Delivery[]) => items.map(({ event, ctx }) => applyOne(event, ctx)));
@@ -150,22 +188,14 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
 
   const applyMany = db.transaction((events: readonly HandledEvent[], ctx: StoreContext): ApplyOutcome['status'][] => {
     // Each touched subscriber is read once and written once, however many of its events the batch holds.
-    const touched = new Map<string, { subscriber: Subscriber; stored: StoredSubscriber | undefined }>();
-    const statuses = events.map((event): ApplyOutcome['status'] => {
-      if (!insertEvent(event)) return 'duplicate'; // also a repeat inside the batch: the first insert is visible
-      const id = event.app_user_id;
-      const seen = touched.get(id);
-      const stored = seen === undefined ? s.getStored.get(id) : seen.stored;
-      const current = seen === undefined ? parse(stored) : seen.subscriber;
-      touched.set(id, { subscriber: applyEvent(current, event), stored });
-      return 'applied';
-    });
-    for (const { subscriber, stored } of touched.values()) save(subscriber, stored, ctx);
+    const pending: Pending = new Map();
+    const statuses = events.map((event) => applyGrouped(event, ctx, pending).status);
+    writePending(pending, ctx);
     return statuses;
   });
 
   const activity = db.transaction((customerId: string, at: number, ctx: StoreContext): Subscriber | undefined => {
-    const stored = s.getStored.get(customerId);
+    const stored = storedOf(customerId);
     if (stored === undefined) return undefined;
     const current = JSON.parse(stored.record) as Subscriber;
     const next = recordActivity(current, at);
@@ -265,7 +295,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       return transfer(event, ctx);
     },
     async get(customerId) {
-      return parse(s.getStored.get(customerId));
+      return parse(storedOf(customerId));
     },
     async recordActivity(customerId, at, ctx) {
       ensureConfig(ctx);

@@ -29,7 +29,10 @@ export const webhookFixtures: Readonly<Record<string, WebhookBody>> = Object.fro
  * Given a fixture name and fields to override in its `event`, returns a fresh copy of the body.
  * A copy under another `id` is another event, so unless the overrides name a `transaction_id`, it
  * gets one of its own (`<fixture's>-<id>`): the stores count purchases, renewals and billing
- * failures once per transaction (docs/rules.md §2), as RevenueCat numbers each one.
+ * failures once per transaction (docs/rules.md §2), as RevenueCat numbers each one. Likewise a
+ * copy under another `app_user_id` is another person: unless the overrides name them, its
+ * `original_app_user_id` is that id and its `aliases` are `[app_user_id]` (the stores group the ids
+ * an event names into one subscriber, so the fixtures' shared anonymous id would join every copy).
  *
  * @example
  * fixture('renewal', { id: 'evt-1', app_user_id: 'cust-1', event_timestamp_ms: T0 });
@@ -40,7 +43,10 @@ export function fixture(name: string, overrides: Record<string, unknown> = {}): 
   const copy = structuredClone(body);
   const txn = copy.event['transaction_id'];
   const own = typeof overrides['id'] === 'string' && !('transaction_id' in overrides) && typeof txn === 'string' ? { transaction_id: `${txn}-${overrides['id']}` } : {};
-  return { ...copy, event: { ...copy.event, ...own, ...overrides } };
+  const app = overrides['app_user_id'];
+  const person =
+    typeof app === 'string' && !('original_app_user_id' in overrides) && !('aliases' in overrides) ? { original_app_user_id: app, aliases: [app] } : {};
+  return { ...copy, event: { ...copy.event, ...own, ...person, ...overrides } };
 }
 
 /** One fixture as a fresh copy (callers may mutate it). */

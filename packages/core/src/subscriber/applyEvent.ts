@@ -259,6 +259,11 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   const original = event.original_app_user_id ?? null;
   const originalId = original === null || (prevOriginal !== null && compareIds(prevOriginal, original) <= 0) ? prevOriginal : original;
   const aliases = mergeAliases(prev === undefined ? [] : (prev.aliases ?? []), event.aliases);
+  // The id the app uses now: the `app_user_id` of the latest event, by the usual key, so a person
+  // who logged in is named by the identified id whatever the delivery order. A record stored before
+  // this rule has no key: its id stands where its latest event did.
+  const prevCustomerKey = prev === undefined ? null : (prev.customer_key ?? { at: prev.last_event_at, rank: -1, id: '' });
+  const customerLater = isLaterKey(key, prevCustomerKey);
 
   let trialStartedAt = prev === undefined ? null : prev.trial_started_at;
   let trialEndsAt = prev === undefined ? null : prev.trial_ends_at;
@@ -284,7 +289,8 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   // record's, or a new customer's defaults: active with no keys).
   const p = sub ?? (prev === undefined ? NO_SUBSCRIPTION : subscriptionOf(prev));
   return {
-    customer_id: prev === undefined ? event.app_user_id : prev.customer_id,
+    customer_id: prev === undefined || customerLater ? event.app_user_id : prev.customer_id,
+    customer_key: customerLater ? key : prevCustomerKey,
     state: p.state,
     lifecycle_state: p.lifecycle_state,
     refund_key: p.refund_key,

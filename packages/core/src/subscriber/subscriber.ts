@@ -29,8 +29,14 @@ export interface EventKey {
 }
 
 export interface Subscriber {
-  /** The billing service's `app_user_id`. */
+  /**
+   * The id the app uses now: the billing service's `app_user_id` of the latest event (by
+   * `customer_key`). One person known under several ids (`original_app_user_id`, `aliases`) is one
+   * record, named by this id (docs/rules.md §2, `groupByIdentity`).
+   */
   customer_id: string;
+  /** The latest event's key: the event that named `customer_id`. Absent in a record stored by an older version. */
+  customer_key?: EventKey | null;
   /**
    * The state of the primary subscription. This and every per-subscription field below (state and
    * its keys, cancel reason, refund, product, period, revenue, grace, pause) are the customer's

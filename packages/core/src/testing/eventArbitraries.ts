@@ -74,3 +74,26 @@ export const multiSubscriptionEventsArb: fc.Arbitrary<HandledEvent[]> = fc.uniqu
   fc.tuple(handledEventArb, fc.constantFrom(...SUBSCRIPTION_IDS)).map(([event, tx]) => ({ ...event, original_transaction_id: tx })),
   { selector: (e) => e.id, minLength: 1, maxLength: 30 },
 );
+
+/** The ids of `aliasedEventsArb`'s people: an anonymous id, two identified ones and a few more. */
+const PERSON_IDS = ['$RCAnonymousID:0a1b', '$RCAnonymousID:9f', 'user_1', 'user_2', 'user_3', 'a@b'] as const;
+
+/**
+ * A list of 1 to 25 events with distinct ids naming a few people under several ids: each event's
+ * `app_user_id`, `original_app_user_id` (or none) and `aliases` (or none) drawn from six ids, so
+ * events link ids into groups (RevenueCat's aliasing after a login) in many shapes.
+ *
+ * @example
+ * fc.assert(fc.property(aliasedEventsArb, (events) => groupByIdentity(events).size <= 6));
+ */
+export const aliasedEventsArb: fc.Arbitrary<HandledEvent[]> = fc.uniqueArray(
+  fc
+    .tuple(
+      handledEventArb,
+      fc.constantFrom(...PERSON_IDS),
+      fc.option(fc.constantFrom(...PERSON_IDS), { nil: null }),
+      fc.option(fc.subarray([...PERSON_IDS], { maxLength: 3 }), { nil: null }),
+    )
+    .map(([event, app, original, aliases]): HandledEvent => ({ ...event, app_user_id: app, original_app_user_id: original, aliases })),
+  { selector: (e) => e.id, minLength: 1, maxLength: 25 },
+);

@@ -15,6 +15,6 @@ export {
   subscriberRiskAtArb,
   assessmentsArb,
 } from './subscriberArbitraries.js';
-export { handledEventArb, distinctEventsArb, multiSubscriptionEventsArb } from './eventArbitraries.js';
+export { handledEventArb, distinctEventsArb, multiSubscriptionEventsArb, aliasedEventsArb } from './eventArbitraries.js';
 export { storableIdArb } from './idArbitraries.js';
 export { EXAMPLE_NOW, makeSubscriber, makeRisk } from './builders.js';

@@ -116,6 +116,10 @@ export const subscriberResponseSchema = z.object({
   environment: z.enum(ENVIRONMENTS).meta({ description: 'The environment read: `production` unless `?environment=sandbox` (SANDBOX events are kept apart).' }),
   original_app_user_id: z.string().nullable().meta({ description: 'The customer\'s first app user id (`original_app_user_id` of its events); null when no event carried one.' }),
   aliases: z.array(z.string()).meta({ description: 'Every other id the customer was known by (`aliases` of its events), code-point order, at most 10; empty when none.' }),
+  ids: z.array(z.string()).meta({
+    description:
+      'Every id this subscriber is known by here (`customer_id`, `original_app_user_id`, `aliases`), code-point order: one person under several ids is one subscriber, and `/api/subscribers/{id}` answers for any id its events named. `customer_id` is the id the app uses now (the `app_user_id` of the latest event).',
+  }),
   state: z.enum(SUBSCRIBER_STATES),
   cancel_reason: z.string().nullable().meta({ description: '`cancel_reason` of the latest lifecycle event when it is a CANCELLATION (e.g. `UNSUBSCRIBE`, `PRICE_INCREASE`, `CUSTOMER_SUPPORT`), else null.' }),
   grace_ends_at: nullableMs.meta({ description: 'End of the current grace period of a billing issue (access continues until then); null when not in one, or when a later event ended it.' }),

@@ -1,5 +1,5 @@
 /** The JSON views of a subscriber and its assessment (snake_case, as on the wire). */
-import { graceEndsAt, monthlyValueCents, type Assessment, type AtRiskRow } from '@tenure/core';
+import { compareIds, graceEndsAt, monthlyValueCents, type Assessment, type AtRiskRow } from '@tenure/core';
 import type { z } from 'zod';
 import type { atRiskResponseSchema, Environment, recommendResponseSchema, subscriberResponseSchema } from './schemas.js';
 
@@ -22,6 +22,7 @@ export function subscriberView({ subscriber: s, risk }: Assessment, environment:
     environment,
     original_app_user_id: s.original_app_user_id ?? null,
     aliases: [...(s.aliases ?? [])],
+    ids: [...new Set([s.customer_id, ...(s.original_app_user_id == null ? [] : [s.original_app_user_id]), ...(s.aliases ?? [])])].sort(compareIds),
     state: s.state,
     cancel_reason: s.cancel_reason ?? null,
     grace_ends_at: graceEndsAt(s),

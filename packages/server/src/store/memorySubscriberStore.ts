@@ -58,7 +58,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
 
     async applyEvent(event: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome> {
       table.useConfig(ctx);
-      if (table.has(event)) return { status: 'duplicate', subscriber: entries.get(event.app_user_id)?.subscriber };
+      if (table.has(event)) return { status: 'duplicate', subscriber: table.entryOf(event.app_user_id)?.subscriber };
       return { status: 'applied', subscriber: table.apply(event, ctx) };
     },
 
@@ -77,7 +77,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     },
 
     async get(customerId: string): Promise<Subscriber | undefined> {
-      return entries.get(customerId)?.subscriber;
+      return table.entryOf(customerId)?.subscriber;
     },
 
     async recordActivity(customerId: string, at: number, ctx: StoreContext): Promise<Subscriber | undefined> {

@@ -157,6 +157,30 @@ export const MIGRATIONS: readonly Migration[] = [
         body json NOT NULL
       );`
   },
+  {
+    version: 4,
+    name: 'identities: one person under several ids (every id its events name, to its record)',
+    // Filled with each subscriber's own id, then the ids its stored events name (an id named by two
+    // records goes to the smaller id): records are not merged here, but by the next event naming both.
+    sql: (s) => `
+      CREATE TABLE ${s}.identities (
+        id text COLLATE "C" PRIMARY KEY,
+        customer_id text COLLATE "C" NOT NULL
+      );
+      CREATE INDEX identities_by_customer ON ${s}.identities (customer_id);
+      INSERT INTO ${s}.identities (id, customer_id) SELECT customer_id, customer_id FROM ${s}.subscribers;
+      INSERT INTO ${s}.identities (id, customer_id)
+        SELECT id, min(customer_id COLLATE "C") FROM (
+          SELECT e.body ->> 'original_app_user_id' AS id, e.customer_id FROM ${s}.events e
+            WHERE json_typeof(e.body -> 'original_app_user_id') = 'string'
+          UNION ALL
+          SELECT a.id, e.customer_id FROM ${s}.events e, json_array_elements_text(e.body -> 'aliases') AS a(id)
+            WHERE json_typeof(e.body -> 'aliases') = 'array'
+        ) AS named
+        WHERE customer_id IN (SELECT customer_id FROM ${s}.subscribers)
+        GROUP BY id
+        ON CONFLICT (id) DO NOTHING;`,
+  },
 ];
 
 /** The advisory lock key of migrations (the bytes of "tenure"), the same for every schema. */

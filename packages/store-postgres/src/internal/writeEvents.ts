@@ -4,8 +4,9 @@
  * unique transaction occurrence (`transactionOccurrenceOf`), also when two replicas insert the same
  * one at once (the second waits for the first to commit, then sees the conflict).
  */
-import { applyEvent, compareIds, materializeAtRisk, transactionOccurrenceOf, type ApplyOutcome, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
+import { applyEvent, compareIds, identityIdsOf, materializeAtRisk, transactionOccurrenceOf, type ApplyOutcome, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
+import { addIdentities, lockPeople, regroupPeople } from './pgPeople.js';
 import { RowColumns, UNNEST_ROWS } from './subscriberRows.js';
 import { prepared } from './prepared.js';
 import { sqlLiteral } from './quoteIdent.js';
@@ -19,6 +20,7 @@ export interface EventWrite {
 
 /** The SQL of one batch, built once per schema. */
 export interface WriteEventsSql {
+  tables: Tables;
   insertAndLock: string;
   readSubscribers: string;
   upsertSubscribers: string;
@@ -27,6 +29,7 @@ export interface WriteEventsSql {
 /** Given the tables, returns the statements of `writeEvents`. Pure. */
 export function writeEventsSql(t: Tables): WriteEventsSql {
   return {
+    tables: t,
     // Rows are inserted in id order and customers locked in id order, so every transaction takes
     // its locks in the same order: two batches sharing events or customers wait for each other
     // instead of deadlocking. Sequence numbers are drawn first, in arrival order, so storage order
@@ -97,31 +100,81 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
     bodies.push(JSON.stringify(event));
   });
 
+  // One person under several ids (pgPeople.ts): the ids of the events to store and their records' locks first.
+  const t = sql.tables;
+  const personOf = await lockPeople(client, t, [...new Set([...sent].flatMap((i) => identityIdsOf(writes[i]!.event)))]);
+
+  // Stored first under their own app_user_id; `placed` moves those whose person has another key.
   const inserted = new Set<string>();
   const { rows } = await client.query<{ id: string }>(prepared(sql.insertAndLock, [ids, customers, types, ats, bodies, occurrences]));
   for (const row of rows) inserted.add(row.id);
 
   const current = new Map<string, Subscriber | undefined>();
-  const read = await client.query<{ customer_id: string; record: Subscriber }>(sql.readSubscribers, [[...new Set(customers)]]);
+  const read = await client.query<{ customer_id: string; record: Subscriber }>(sql.readSubscribers, [[...new Set([...customers, ...personOf.values()])]]);
   for (const row of read.rows) current.set(row.customer_id, row.record);
+  const recordOf = (id: string) => current.get(personOf.get(id) ?? id);
 
   const changedAt = new Map<string, number>();
-  const outcomes = writes.map(({ event, now }, i): ApplyOutcome => {
-    const customer = event.app_user_id;
-    if (!sent.has(i) || !inserted.has(event.id)) return { status: 'duplicate', subscriber: current.get(customer) };
-    const subscriber = applyEvent(current.get(customer), event);
-    current.set(customer, subscriber);
-    changedAt.set(customer, Math.max(now, changedAt.get(customer) ?? now));
-    return { status: 'applied', subscriber };
-  });
-
-  if (changedAt.size > 0) {
-    const columns = new RowColumns();
-    for (const customer of [...changedAt.keys()].sort(compareIds)) {
-      const subscriber = current.get(customer)!;
-      columns.push(subscriber, materializeAtRisk(subscriber, changedAt.get(customer)!, config).row);
+  const placed: { id: string; key: string }[] = [];
+  const newIds: string[] = [];
+  const newKeys: string[] = [];
+  /** Writes what the batch changed so far: events moved to their person, new ids, changed rows. */
+  const flush = async () => {
+    if (placed.length > 0) {
+      await client.query(`UPDATE ${t.events} AS e SET customer_id = u.key FROM unnest($1::text[], $2::text[]) AS u(id, key) WHERE e.id = u.id AND e.customer_id <> u.key`, [
+        placed.map((p) => p.id),
+        placed.map((p) => p.key),
+      ]);
+      placed.length = 0;
     }
-    await client.query(prepared(sql.upsertSubscribers, columns.params()));
+    await addIdentities(client, t, newIds, newKeys);
+    newIds.length = 0;
+    newKeys.length = 0;
+    if (changedAt.size > 0) {
+      const columns = new RowColumns();
+      for (const customer of [...changedAt.keys()].sort(compareIds)) {
+        const subscriber = current.get(customer)!;
+        columns.push(subscriber, materializeAtRisk(subscriber, changedAt.get(customer)!, config).row);
+      }
+      await client.query(prepared(sql.upsertSubscribers, columns.params()));
+      changedAt.clear();
+    }
+  };
+
+  const outcomes: ApplyOutcome[] = [];
+  for (const [i, { event, now }] of writes.entries()) {
+    if (!sent.has(i) || !inserted.has(event.id)) {
+      outcomes.push({ status: 'duplicate', subscriber: recordOf(event.app_user_id) });
+      continue;
+    }
+    const named = identityIdsOf(event);
+    const keys = [...new Set(named.flatMap((id) => personOf.get(id) ?? []))];
+    const key = keys[0] ?? event.app_user_id;
+    for (const id of named) {
+      if (personOf.has(id)) continue;
+      personOf.set(id, key);
+      newIds.push(id);
+      newKeys.push(key);
+    }
+    if (key !== event.app_user_id) placed.push({ id: event.id, key });
+    if (keys.length <= 1) {
+      const subscriber = applyEvent(current.get(key), event);
+      if (subscriber.customer_id === key) {
+        current.set(key, subscriber);
+        changedAt.set(key, Math.max(now, changedAt.get(key) ?? now));
+        outcomes.push({ status: 'applied', subscriber });
+        continue;
+      }
+    }
+    // Several records, or a person now named by another id: fold the union again, in the database.
+    await flush();
+    const later = writes.flatMap((w, j) => (j > i && sent.has(j) && inserted.has(w.event.id) ? [w.event.id] : []));
+    const subscriber = await regroupPeople(client, t, keys, null, now, config, later);
+    for (const k of keys) current.delete(k);
+    current.set(subscriber.customer_id, subscriber);
+    for (const [id, k] of personOf) if (keys.includes(k)) personOf.set(id, subscriber.customer_id);
+    outcomes.push({ status: 'applied', subscriber });
   }
+  await flush();
   return outcomes;
 }

@@ -51,6 +51,20 @@
  * transfers       id TEXT PRIMARY KEY,                every TRANSFER applied (deduplication, audit);
  *                 event_timestamp_ms, body            its effect is in the re-keyed events
  * ```
+ *
+ * Version 4 (one person under several ids, docs/rules.md §2):
+ *
+ * ```
+ * identities      id TEXT PRIMARY KEY,                every id a person's events name (app_user_id,
+ *                 customer_id TEXT NOT NULL           original_app_user_id, aliases) to its record;
+ *                 index (customer_id)                 events.customer_id is now the person's key (the
+ *                                                     app_user_id of its latest event). Filled at
+ *                                                     upgrade with each subscriber's own id, then the
+ *                                                     ids its stored events name (an id named by two
+ *                                                     records goes to the smaller id); records are
+ *                                                     not merged by the upgrade, but by the next
+ *                                                     event naming ids of both
+ * ```
  */
 import type Database from 'better-sqlite3';
 
@@ -148,6 +162,21 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX events_occurrence ON events (occurrence) WHERE occurrence IS NOT NULL;
 
   CREATE TABLE transfers (id TEXT PRIMARY KEY, event_timestamp_ms INTEGER NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
+  `,
+  `
+  CREATE TABLE identities (id TEXT PRIMARY KEY, customer_id TEXT NOT NULL) WITHOUT ROWID;
+  CREATE INDEX identities_by_customer ON identities (customer_id);
+  INSERT INTO identities (id, customer_id) SELECT customer_id, customer_id FROM subscribers;
+  INSERT OR IGNORE INTO identities (id, customer_id)
+    SELECT id, min(customer_id) FROM (
+      SELECT json_extract(e.body, '$.original_app_user_id') AS id, e.customer_id FROM events e
+        WHERE json_type(e.body, '$.original_app_user_id') = 'text'
+      UNION ALL
+      SELECT a.value AS id, e.customer_id FROM events e, json_each(e.body, '$.aliases') a
+        WHERE json_type(e.body, '$.aliases') = 'array' AND a.type = 'text'
+    ) AS named
+    WHERE customer_id IN (SELECT customer_id FROM subscribers)
+    GROUP BY id;
   `,
 ];
 

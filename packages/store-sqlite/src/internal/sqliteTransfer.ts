@@ -1,23 +1,26 @@
 /**
  * TRANSFER in the SQLite file (docs/rules.md §2): in one `BEGIN IMMEDIATE` transaction, the
  * transfer id is kept (`transfers`, schema version 3: a repeat is a duplicate), every event of each
- * sender is re-keyed to the receiver (its `customer_id` and the body's `app_user_id`, so replay and
- * export reproduce the move), the senders' subscribers are deleted (the totals' triggers follow)
- * and the receiver is folded again from its events with the latest reported activity of all.
+ * sender's person is re-keyed to the receiver (its `customer_id`, the body's `app_user_id`, and
+ * without the sender's `original_app_user_id` and `aliases`: a transfer moves transactions, not
+ * identities; `reKeyToReceiver`), so replay and export reproduce the move, the senders'
+ * subscribers and ids are deleted (the totals' triggers follow) and the receiver's person is folded
+ * again from its events with the latest reported activity of all. A sender that is the receiver's
+ * own person under another id moves nothing.
  */
 import type Database from 'better-sqlite3';
-import { foldEvents, recordActivity, transferOf, type HandledEvent, type StoreContext, type Subscriber, type TransferEvent, type TransferOutcome } from '@tenure/core';
+import { transferOf, type StoreContext, type Subscriber, type TransferEvent, type TransferOutcome } from '@tenure/core';
+import type { SqlitePeople } from './sqlitePeople.js';
 import type { Statements, StoredSubscriber } from './statements.js';
 
-/** Writes a subscriber and its row over what was stored (undefined: a new one). */
-export type SaveSubscriber = (subscriber: Subscriber, before: StoredSubscriber | undefined, ctx: StoreContext) => void;
 
-/** Given the database, its statements and the store's save, returns the transfer as one immediate transaction. */
-export function createSqliteTransfer(db: Database.Database, s: Statements, save: SaveSubscriber): (event: TransferEvent, ctx: StoreContext) => TransferOutcome {
+/** Given the database, its statements and identity index, returns the transfer as one immediate transaction. */
+export function createSqliteTransfer(db: Database.Database, s: Statements, people: SqlitePeople): (event: TransferEvent, ctx: StoreContext) => TransferOutcome {
   const insertTransfer = db.prepare<[string, number, string]>('INSERT INTO transfers (id, event_timestamp_ms, body) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING');
-  const moveEvents = db.prepare<[string, string, string]>("UPDATE events SET customer_id = ?, body = json_set(body, '$.app_user_id', ?) WHERE customer_id = ?");
+  const moveEvents = db.prepare<[string, string, string]>(
+    "UPDATE events SET customer_id = ?, body = json_remove(json_set(body, '$.app_user_id', ?), '$.original_app_user_id', '$.aliases') WHERE customer_id = ?",
+  );
   const deleteSubscriber = db.prepare<[string]>('DELETE FROM subscribers WHERE customer_id = ?');
-  const setReported = db.prepare<[number, string]>('UPDATE subscribers SET reported_activity_at = ? WHERE customer_id = ?');
   const parse = (stored: StoredSubscriber | undefined) => (stored === undefined ? undefined : (JSON.parse(stored.record) as Subscriber));
 
   const transfer = db.transaction((event: TransferEvent, ctx: StoreContext): TransferOutcome => {
@@ -25,21 +28,19 @@ export function createSqliteTransfer(db: Database.Database, s: Statements, save:
     const { from, to } = transferOf(event);
     const receiver = to[0];
     if (receiver === undefined) return { status: 'applied', receiver, moved: 0, subscriber: undefined };
-    const target = s.getStored.get(receiver);
-    const senders = from.flatMap((id) => s.getStored.get(id) ?? []);
-    if (senders.length === 0) return { status: 'applied', receiver, moved: 0, subscriber: parse(target) };
+    const target = people.keyOf(receiver);
+    const senders = [...new Set(from.flatMap((id) => people.keyOf(id) ?? []))].filter((key) => key !== target);
+    if (senders.length === 0) return { status: 'applied', receiver, moved: 0, subscriber: target === undefined ? undefined : parse(s.getStored.get(target)) };
+    const reported = people.reportedOf(target === undefined ? senders : [target, ...senders]);
+    const destination = target ?? receiver;
     let moved = 0;
-    let reported = target?.reported_activity_at ?? null;
     for (const sender of senders) {
-      moved += moveEvents.run(receiver, receiver, sender.customer_id).changes;
-      deleteSubscriber.run(sender.customer_id);
-      if (sender.reported_activity_at !== null) reported = Math.max(reported ?? sender.reported_activity_at, sender.reported_activity_at);
+      moved += moveEvents.run(destination, receiver, sender).changes;
+      deleteSubscriber.run(sender);
+      people.release(sender);
     }
-    const events = s.eventsOfRange.all(receiver, receiver).map((row) => JSON.parse(row.body) as HandledEvent);
-    const folded = foldEvents(events)!; // at least one event moved
-    const subscriber = reported === null ? folded : recordActivity(folded, reported);
-    save(subscriber, target, ctx);
-    if (reported !== null && reported !== target?.reported_activity_at) setReported.run(reported, receiver);
+    if (target === undefined) people.add(receiver, [receiver]);
+    const subscriber = people.regroup([destination], reported, ctx);
     return { status: 'applied', receiver, moved, subscriber };
   });
   return (event, ctx) => transfer.immediate(event, ctx);

@@ -6,12 +6,10 @@
  */
 import {
   applyEvent,
-  atRiskMinScore,
-  bandFor,
   configFingerprint,
-  foldEvents,
+  identityIdsOf,
   materializeAtRisk,
-  positionIn,
+  reKeyToReceiver,
   recordActivity,
   type AtRiskEntry,
   type AtRiskPage,
@@ -28,9 +26,10 @@ import {
   type TransferOutcome,
 } from '@tenure/core';
 import { AtRiskIndex, type IndexedRow } from './atRiskIndex.js';
-import { bandRange } from './bandRange.js';
 import { codePointKey, compareKeys } from './codePointKey.js';
 import { EventLog, NO_EVENT } from './eventLog.js';
+import { readEntryPage } from './entryPage.js';
+import { PersonIndex } from './personIndex.js';
 
 /** One customer: the subscriber, its latest reported activity, its latest event and its materialized row. */
 export interface CustomerEntry extends IndexedRow {
@@ -52,6 +51,8 @@ export class CustomerTable {
   /** Ids of the TRANSFER events applied. */
   private readonly transfers = new Set<string>();
   private readonly index = new AtRiskIndex<CustomerEntry>();
+  /** Every id a stored event names, to its person's entry (docs/rules.md §2, aliases). */
+  private readonly people = new PersonIndex();
   /** `list()` order; dropped when a customer is added. */
   private sorted: CustomerEntry[] | null = null;
   private fingerprint: string | null = null;
@@ -83,20 +84,62 @@ export class CustomerTable {
     this.index.rebuild([...this.entries.values()]);
   }
 
-  /** Appends a new event (the caller checked its id) and applies it; returns the subscriber. */
+  /** The entry of the person `id` names (any of its ids), or undefined. */
+  entryOf(id: string): CustomerEntry | undefined {
+    const key = this.people.of(id);
+    return key === undefined ? undefined : this.entries.get(key);
+  }
+
+  /**
+   * Appends a new event (the caller checked its id) and applies it to the person its ids name;
+   * an event naming ids of several persons merges them, and a person whose latest event names
+   * another id moves to it (both re-fold from the union of the events); returns the subscriber.
+   */
   apply(event: HandledEvent, ctx: StoreContext): Subscriber {
     this.ids.add(event.id);
     const occurrence = transactionOccurrenceOf(event);
     if (occurrence !== undefined) this.occurrences.add(occurrence);
-    const existing = this.entries.get(event.app_user_id);
-    const subscriber = applyEvent(existing?.subscriber, event);
-    if (existing !== undefined) {
-      existing.lastSeq = this.log.append(event, existing.lastSeq);
-      existing.subscriber = subscriber;
-      this.materialize(existing, ctx);
+    const ids = identityIdsOf(event);
+    const people = this.people.keysOf(ids).map((key) => this.entries.get(key)!);
+    const existing = people.length === 1 ? people[0]! : undefined;
+    if (people.length === 0) {
+      const subscriber = applyEvent(undefined, event);
+      this.addEntry(subscriber, this.log.append(event, NO_EVENT), null, ctx);
+      this.people.assign(subscriber.customer_id, [], ids);
       return subscriber;
     }
-    this.addEntry(subscriber, this.log.append(event, NO_EVENT), null, ctx);
+    if (existing !== undefined) {
+      const subscriber = applyEvent(existing.subscriber, event);
+      existing.lastSeq = this.log.append(event, existing.lastSeq);
+      if (subscriber.customer_id !== existing.id) return this.replace(people, this.log.seqsOf(existing.lastSeq), ids, ctx);
+      existing.subscriber = subscriber;
+      this.materialize(existing, ctx);
+      this.people.assign(existing.id, [], ids);
+      return subscriber;
+    }
+    const seqs = people.flatMap((entry) => this.log.seqsOf(entry.lastSeq));
+    seqs.push(this.log.append(event, NO_EVENT));
+    return this.replace(people, seqs, ids, ctx);
+  }
+
+  /**
+   * Replaces `old` entries by one folded from the events at `seqs` (made one chain) with the latest
+   * reported activity of all, keyed by the fold's `customer_id`; the old entries' ids and `ids` now
+   * find it. Returns the subscriber.
+   */
+  private replace(old: readonly CustomerEntry[], seqs: readonly number[], ids: readonly string[], ctx: StoreContext): Subscriber {
+    const lastSeq = this.log.merge(seqs);
+    let reported: number | null = null;
+    for (const entry of old) {
+      if (entry.reported !== null) reported = reported === null ? entry.reported : Math.max(reported, entry.reported);
+      this.entries.delete(entry.id);
+      this.index.remove(entry);
+    }
+    let folded: Subscriber | undefined;
+    for (const event of this.log.chain(lastSeq)) folded = applyEvent(folded, event);
+    const subscriber = reported === null ? folded! : recordActivity(folded!, reported);
+    this.addEntry(subscriber, lastSeq, reported, ctx);
+    this.people.assign(subscriber.customer_id, old.map((entry) => entry.id), ids);
     return subscriber;
   }
 
@@ -123,46 +166,36 @@ export class CustomerTable {
   }
 
   /**
-   * Applies a TRANSFER unless its id was seen: the senders' event chains join the receiver's (each
-   * event re-keyed to it), the receiver is folded again with the latest reported activity of all
-   * of them, and the senders' entries leave the table and the indexes.
+   * Applies a TRANSFER unless its id was seen: the senders' persons' event chains join the
+   * receiver's person (each moved event re-keyed to the receiving id, without the sender's ids:
+   * `reKeyToReceiver`), the receiver is folded again with the latest reported activity of all of
+   * them, and the senders' entries and ids leave the table and the indexes. A sender that is the
+   * receiver's own person under another id moves nothing.
    */
   transfer(event: TransferEvent, ctx: StoreContext): TransferOutcome {
     if (this.transfers.has(event.id)) return { status: 'duplicate' };
     this.transfers.add(event.id);
     const { from, to } = transferOf(event);
     const receiver = to[0];
-    const target = receiver === undefined ? undefined : this.entries.get(receiver);
-    const senders = receiver === undefined ? [] : from.flatMap((id) => this.entries.get(id) ?? []);
+    const target = receiver === undefined ? undefined : this.entryOf(receiver);
+    const senders = receiver === undefined ? [] : [...new Set(from.flatMap((id) => this.entryOf(id) ?? []))].filter((entry) => entry !== target);
     if (receiver === undefined || senders.length === 0) return { status: 'applied', receiver, moved: 0, subscriber: target?.subscriber };
-    const seqs = [...(target === undefined ? [] : this.log.seqsOf(target.lastSeq))];
+    const seqs = target === undefined ? [] : this.log.seqsOf(target.lastSeq);
     let moved = 0;
-    let reported = target?.reported ?? null;
     for (const sender of senders) {
       const own = this.log.seqsOf(sender.lastSeq);
       moved += own.length;
+      for (const seq of own) this.log.rewrite(seq, (e) => reKeyToReceiver(e, receiver));
       seqs.push(...own);
-      if (sender.reported !== null) reported = reported === null ? sender.reported : Math.max(reported, sender.reported);
-      this.entries.delete(sender.id);
-      this.index.remove(sender);
+      this.people.release(sender.id);
     }
-    this.sorted = null;
-    const lastSeq = this.log.merge(seqs, (e) => ({ ...e, app_user_id: receiver }));
-    if (target !== undefined) {
-      target.lastSeq = lastSeq;
-      target.reported = reported;
-      this.rebuild(target, ctx);
-      return { status: 'applied', receiver, moved, subscriber: target.subscriber };
-    }
-    const folded = foldEvents([...this.log.chain(lastSeq)])!; // at least one event moved
-    const subscriber = reported === null ? folded : recordActivity(folded, reported);
-    this.addEntry(subscriber, lastSeq, reported, ctx);
+    const subscriber = this.replace(target === undefined ? senders : [target, ...senders], seqs, [receiver], ctx);
     return { status: 'applied', receiver, moved, subscriber };
   }
 
   /** Keeps the latest reported activity and applies it; undefined (nothing kept) for an unknown customer. */
   recordActivity(customerId: string, at: number, ctx: StoreContext): Subscriber | undefined {
-    const entry = this.entries.get(customerId);
+    const entry = this.entryOf(customerId);
     if (entry === undefined) return undefined;
     entry.reported = entry.reported === null ? at : Math.max(entry.reported, at);
     const next = recordActivity(entry.subscriber, at);
@@ -182,30 +215,7 @@ export class CustomerTable {
 
   /** The page of a query and its total, read from the indexes (the caller refreshed due rows first). */
   page<Q extends AtRiskQuery>(query: Q, config: TenureConfig): AtRiskPage<AtRiskEntry, PositionOf<Q>> {
-    const { minScore, maxScore } = bandRange(query.band, atRiskMinScore(query, config), config.bands);
-    const { rows, more } =
-      query.sort === 'revenue'
-        ? this.index.revenuePage({ minScore, maxScore, state: query.state, after: query.after }, query.limit)
-        : this.index.page({ minScore, maxScore, state: query.state, after: query.after }, query.limit);
-    const items = rows.map(
-      (entry): AtRiskEntry => ({
-        customer_id: entry.id,
-        state: entry.state,
-        score: entry.score,
-        band: bandFor(entry.score, config.bands),
-        monthly_value_usd: entry.valueCents / 100,
-        top: entry.top,
-        assessed_at: entry.assessedAt,
-        rescore_at: entry.rescoreAt,
-        subscriber: entry.subscriber,
-      }),
-    );
-    const last = items[items.length - 1];
-    return {
-      items,
-      next: more && last !== undefined ? positionIn(query, last) : null,
-      total: this.index.total({ minScore, maxScore, state: query.state }),
-    };
+    return readEntryPage(this.index, query, config);
   }
 
   /** Folds a customer's stored events and reported activity again, and re-materializes the row. */

@@ -53,15 +53,19 @@ export class EventLog<T> {
     return seqs;
   }
 
+  /** Replaces the event stored at `seq` by `rewrite` of it (a transfer re-keys its senders' events). */
+  rewrite(seq: number, rewrite: (event: T) => T): void {
+    this.texts[seq] = JSON.stringify(rewrite(this.get(seq)));
+  }
+
   /**
-   * Given the seqs of several chains, makes them one chain in storage order, rewriting each stored
-   * event with `rewrite`; returns the new chain's latest seq (NO_EVENT for none).
+   * Given the seqs of several chains, makes them one chain in storage order; returns the new
+   * chain's latest seq (NO_EVENT for none).
    */
-  merge(seqs: readonly number[], rewrite: (event: T) => T): number {
+  merge(seqs: readonly number[]): number {
     const sorted = [...seqs].sort((a, b) => a - b);
     let latest = NO_EVENT;
     for (const seq of sorted) {
-      this.texts[seq] = JSON.stringify(rewrite(this.get(seq)));
       this.previous[seq] = latest;
       latest = seq;
     }

@@ -1,0 +1,92 @@
+/**
+ * One person under several ids in the SQLite file (docs/rules.md §2, aliases; schema version 4):
+ * `identities` maps every id a person's stored events name (`identityIdsOf`) to the key of its
+ * record (`subscribers.customer_id`, the `app_user_id` of its latest event). An event is stored
+ * under its person's key; when it names ids of several records, or its person's latest event now
+ * names another id, `regroup` folds the union again under the new key: the events' `customer_id`
+ * moves (each body keeps the `app_user_id` it was delivered with), the old rows go (the totals'
+ * triggers follow) and every id of them finds the new row. Runs inside the caller's transaction.
+ */
+import type Database from 'better-sqlite3';
+import { foldEvents, recordActivity, type HandledEvent, type StoreContext, type Subscriber } from '@tenure/core';
+import type { Statements, StoredSubscriber } from './statements.js';
+
+/** Writes a subscriber and its row over what was stored (undefined: a new one). */
+export type SaveSubscriber = (subscriber: Subscriber, before: StoredSubscriber | undefined, ctx: StoreContext) => void;
+
+/** The identity index of one connection and the re-fold of merged or renamed records. */
+export interface SqlitePeople {
+  /** The key of the record `id` belongs to, or undefined. */
+  keyOf(id: string): string | undefined;
+  /** The distinct keys of the records the ids belong to (in the order first met), and the ids no record has yet. */
+  resolve(ids: readonly string[]): { keys: string[]; unknown: string[] };
+  /** The given ids now find the record `key`. */
+  add(key: string, ids: readonly string[]): void;
+  /** Forgets every id of the record `key` (a transfer's sender). */
+  release(key: string): void;
+  /** The latest reported activity of the rows of `keys`, or null. */
+  reportedOf(keys: readonly string[]): number | null;
+  /**
+   * Folds the events stored under `keys` into one record with `reported` activity, keyed by the
+   * fold's `customer_id`: moves the events and ids there, replaces the rows; returns the record.
+   */
+  regroup(keys: readonly string[], reported: number | null, ctx: StoreContext): Subscriber;
+}
+
+/** Given the database, its statements and the store's save, returns the identity index. */
+export function createSqlitePeople(db: Database.Database, s: Statements, save: SaveSubscriber): SqlitePeople {
+  const selectKey = db.prepare<[string], { customer_id: string }>('SELECT customer_id FROM identities WHERE id = ?');
+  const upsertId = db.prepare<[string, string]>(
+    'INSERT INTO identities (id, customer_id) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET customer_id = excluded.customer_id WHERE customer_id IS NOT excluded.customer_id',
+  );
+  const moveIds = db.prepare<[string, string]>('UPDATE identities SET customer_id = ? WHERE customer_id = ?');
+  const deleteIds = db.prepare<[string]>('DELETE FROM identities WHERE customer_id = ?');
+  const moveEvents = db.prepare<[string, string]>('UPDATE events SET customer_id = ? WHERE customer_id = ?');
+  const deleteSubscriber = db.prepare<[string]>('DELETE FROM subscribers WHERE customer_id = ?');
+  const setReported = db.prepare<[number, string]>('UPDATE subscribers SET reported_activity_at = ? WHERE customer_id = ?');
+
+  const keyOf = (id: string) => selectKey.get(id)?.customer_id;
+  return {
+    keyOf,
+    resolve(ids) {
+      const keys: string[] = [];
+      const unknown: string[] = [];
+      for (const id of ids) {
+        const key = keyOf(id);
+        if (key === undefined) unknown.push(id);
+        else if (!keys.includes(key)) keys.push(key);
+      }
+      return { keys, unknown };
+    },
+    add(key, ids) {
+      for (const id of ids) upsertId.run(id, key);
+    },
+    release(key) {
+      deleteIds.run(key);
+    },
+    reportedOf(keys) {
+      let reported: number | null = null;
+      for (const key of keys) {
+        const at = s.getStored.get(key)?.reported_activity_at ?? null;
+        if (at !== null) reported = reported === null ? at : Math.max(reported, at);
+      }
+      return reported;
+    },
+    regroup(keys, reported, ctx) {
+      const events = keys.flatMap((key) => s.eventsOfRange.all(key, key).map((row) => JSON.parse(row.body) as HandledEvent));
+      const folded = foldEvents(events)!; // every key has at least one event
+      const subscriber = reported === null ? folded : recordActivity(folded, reported);
+      const key = subscriber.customer_id;
+      for (const old of keys) {
+        deleteSubscriber.run(old);
+        if (old === key) continue;
+        moveEvents.run(key, old);
+        moveIds.run(key, old);
+      }
+      deleteSubscriber.run(key); // a record already under the new key is one of `keys` (its ids found it)
+      save(subscriber, undefined, ctx);
+      if (reported !== null) setReported.run(reported, key);
+      return subscriber;
+    },
+  };
+}
