@@ -19,6 +19,8 @@ export interface Tables {
   checkpoints: string;
   /** Applied TRANSFER events (version 3). */
   transfers: string;
+  /** One DailySnapshot per UTC day (version 4). */
+  dailySnapshots: string;
 }
 
 /** Given a schema name, returns its tables' qualified names. Pure. */
@@ -36,6 +38,7 @@ export function tablesOf(schema: string): Tables {
     cooldowns: `${s}.cooldowns`,
     checkpoints: `${s}.checkpoints`,
     transfers: `${s}.transfers`,
+    dailySnapshots: `${s}.daily_snapshots`,
   };
 }
 

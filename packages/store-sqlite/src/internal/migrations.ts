@@ -51,6 +51,17 @@
  * transfers       id TEXT PRIMARY KEY,                every TRANSFER applied (deduplication, audit);
  *                 event_timestamp_ms, body            its effect is in the re-keyed events
  * ```
+ *
+ * Version 4 (the dashboard's timeline, dispatch history and trends):
+ *
+ * ```
+ * events           index (customer_id, event_timestamp_ms DESC,  one customer's timeline, newest
+ *                         id DESC)                               first, a page per index range
+ * dispatches       index (customer_id, id)               one customer's attempts, newest first
+ *                  index (at, channel, outcome)          "alerts today": an index-only count
+ * daily_snapshots  day TEXT PRIMARY KEY, at INTEGER,     one DailySnapshot per UTC day (the
+ *                  source TEXT, body TEXT                sweep's latest, or folded from events)
+ * ```
  */
 import type Database from 'better-sqlite3';
 
@@ -148,6 +159,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX events_occurrence ON events (occurrence) WHERE occurrence IS NOT NULL;
 
   CREATE TABLE transfers (id TEXT PRIMARY KEY, event_timestamp_ms INTEGER NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
+  `,
+  `
+  CREATE INDEX events_timeline ON events (customer_id, event_timestamp_ms DESC, id DESC);
+  CREATE INDEX dispatches_by_customer ON dispatches (customer_id, id);
+  CREATE INDEX dispatches_by_at ON dispatches (at, channel, outcome);
+  CREATE TABLE daily_snapshots (day TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
   `,
 ];
 
