@@ -10,6 +10,7 @@ import { byId, h, words } from './dom.js';
 import { startLiveUpdates, type Change } from './liveUpdates.js';
 import { loadSubscriber } from './subscriberPanel.js';
 import { loadSummary } from './summaryTiles.js';
+import { loadTrends } from './trendsCharts.js';
 
 const errorBox = byId('error');
 const dialog = byId<HTMLDialogElement>('key-dialog');
@@ -48,6 +49,7 @@ async function refresh(): Promise<void> {
     return showError(error);
   }
   await list.load();
+  await loadTrends().catch(showError);
   const id = subscriberId();
   if (id !== null) await loadSubscriber(id, showError).catch(showError);
   if (!started) {
