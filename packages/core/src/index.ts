@@ -186,7 +186,7 @@ export { compareTimeline, timelinePage, cursorOf } from './store/eventTimeline.j
 export type { TimelineCursor, EventPage, TimelineQuery } from './store/eventTimeline.js';
 export { utcDayOf, dayStartOf, lastDays } from './trends/utcDay.js';
 export type { UtcDay } from './trends/utcDay.js';
-export { SNAPSHOT_SOURCES, dailySnapshotOf } from './trends/dailySnapshot.js';
+export { SNAPSHOT_SOURCES, dailySnapshotOf, mergeSnapshots } from './trends/dailySnapshot.js';
 export type { DailySnapshot, SnapshotSource, SnapshotTotal } from './trends/dailySnapshot.js';
 export { snapshotsFromEvents } from './trends/snapshotsFromEvents.js';
 export { EXPORT_API_VERSION, toExportLine, parseExportLine } from './store/exportLine.js';

@@ -45,3 +45,21 @@ export function dailySnapshotOf(
   const by_band = Object.fromEntries(RISK_BANDS.map((band) => [band, byBand[band] ?? { subscribers: 0, monthly_value_usd: 0 }])) as Record<RiskBand, SnapshotTotal>;
   return { day, at, source, by_band, at_risk: atRisk };
 }
+
+const addTotals = (a: SnapshotTotal, b: SnapshotTotal): SnapshotTotal => ({
+  subscribers: a.subscribers + b.subscribers,
+  monthly_value_usd: (Math.round(a.monthly_value_usd * 100) + Math.round(b.monthly_value_usd * 100)) / 100,
+});
+
+/**
+ * Given two snapshots of one day over disjoint sets of customers (e.g. `snapshotsFromEvents` of two
+ * batches of customers), returns the snapshot of both: counts and values added (in whole cents),
+ * the day, instant, source and minimum score of `a`. Pure.
+ *
+ * @example
+ * mergeSnapshots(firstHalf, secondHalf).at_risk.subscribers; // first + second
+ */
+export function mergeSnapshots(a: DailySnapshot, b: DailySnapshot): DailySnapshot {
+  const byBand = Object.fromEntries(RISK_BANDS.map((band) => [band, addTotals(a.by_band[band], b.by_band[band])]));
+  return dailySnapshotOf(a.day, a.at, a.source, byBand, { min_score: a.at_risk.min_score, ...addTotals(a.at_risk, b.at_risk) });
+}

@@ -4,6 +4,7 @@ import type { HandledEvent } from '../events/webhookSchema.js';
 import { parseWebhook } from '../events/parseWebhook.js';
 import { materializeAtRisk } from '../atRisk/materializeAtRisk.js';
 import { foldEvents } from '../subscriber/foldEvents.js';
+import { mergeSnapshots } from './dailySnapshot.js';
 import { snapshotsFromEvents } from './snapshotsFromEvents.js';
 import { utcDayOf } from './utcDay.js';
 
@@ -43,5 +44,10 @@ describe('snapshotsFromEvents', () => {
       expect(snapshot.at_risk).toEqual({ min_score: DEFAULT_CONFIG.bands.high, subscribers: expected.subscribers, monthly_value_usd: expected.cents / 100 });
     }
     expect(snapshots[3]!.at_risk.subscribers).toBe(1); // alice's billing issue
+  });
+
+  it('is the merge of its parts: customers folded in batches add up to all of them folded at once', () => {
+    const parts = [snapshotsFromEvents([alice], days, DEFAULT_CONFIG), snapshotsFromEvents([bob], days, DEFAULT_CONFIG)];
+    expect(parts[0]!.map((s, i) => mergeSnapshots(s, parts[1]![i]!))).toEqual(snapshots);
   });
 });

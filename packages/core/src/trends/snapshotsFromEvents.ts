@@ -7,7 +7,7 @@
 import type { TenureConfig } from '../config/defaultConfig.js';
 import { DAY_MS } from '../config/defaultConfig.js';
 import type { HandledEvent } from '../events/webhookSchema.js';
-import { assessSubscriber } from '../recommend/assessSubscriber.js';
+import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import { monthlyValueCents } from '../revenue/monthlyValueUsd.js';
 import { RISK_BANDS, type RiskBand } from '../risk/risk.js';
 import { applyEvent } from '../subscriber/applyEvent.js';
@@ -45,7 +45,7 @@ export function snapshotsFromEvents(customers: Iterable<readonly HandledEvent[]>
     for (const { end, i } of order) {
       for (; next < sorted.length && sorted[next]!.event_timestamp_ms <= end; next++) subscriber = applyEvent(subscriber, sorted[next]!);
       if (subscriber === undefined) continue;
-      const { score, band } = assessSubscriber(subscriber, end, config).risk;
+      const { score, band } = scoreSubscriber(subscriber, end, config); // the score alone: recommendations are not charted
       const cents = monthlyValueCents(subscriber);
       const day = cells[i]!;
       const cell = day.band.get(band)!;

@@ -9,6 +9,7 @@ import {
   RISK_BANDS,
   dailySnapshotOf,
   lastDays,
+  mergeSnapshots,
   snapshotsFromEvents,
   utcDayOf,
   type DailySnapshot,
@@ -24,10 +25,13 @@ export const SNAPSHOT_EVERY_MS = 5 * 60_000;
 
 /**
  * The most stored events a backfill folds (one pass over them, grouped per customer in memory,
- * then one assessment per customer and missing day): about a second at this size. A larger store
- * shows the days since the sweep began recording, and says why earlier days are missing.
+ * then one score per customer and missing day). Measured at this size (25k customers, 4 events
+ * each, 29 days): see docs/dashboard.md. A larger store shows the days since the sweep began
+ * recording, and says why earlier days are missing.
  */
-export const BACKFILL_MAX_EVENTS = 200_000;
+export const BACKFILL_MAX_EVENTS = 100_000;
+/** Customers folded between two yields to the event loop, so webhooks keep being answered during a backfill. */
+const BACKFILL_CHUNK = 500;
 
 /**
  * Given a store and the context, resolves with the figures at `ctx.now` as a record of its UTC day
@@ -73,13 +77,22 @@ export function backfillSnapshots(store: SubscriberStore, days: readonly string[
       return { filled: 0, skipped: `the store holds ${events} events, more than the ${BACKFILL_MAX_EVENTS} a backfill folds; days are recorded by the sweep from now on` };
     }
     const byCustomer = new Map<string, HandledEvent[]>();
+    let read = 0;
     for await (const record of store.records()) {
+      // A store's records() may never wait on I/O (memory): yield now and then so requests get in.
+      if (++read % BACKFILL_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
       if (record.kind !== 'event') continue;
       const list = byCustomer.get(record.event.app_user_id);
       if (list === undefined) byCustomer.set(record.event.app_user_id, [record.event]);
       else list.push(record.event);
     }
-    const snapshots = snapshotsFromEvents(byCustomer.values(), days, ctx.config);
+    const histories = [...byCustomer.values()];
+    let snapshots = snapshotsFromEvents([], days, ctx.config);
+    for (let i = 0; i < histories.length; i += BACKFILL_CHUNK) {
+      const part = snapshotsFromEvents(histories.slice(i, i + BACKFILL_CHUNK), days, ctx.config);
+      snapshots = snapshots.map((s, d) => mergeSnapshots(s, part[d]!));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     for (const snapshot of snapshots) await store.snapshots.put(snapshot);
     return { filled: snapshots.length, skipped: null };
   })().finally(() => running.delete(store));
