@@ -49,7 +49,7 @@ async function refresh(): Promise<void> {
     return showError(error);
   }
   await list.load();
-  await loadTrends().catch(showError);
+  void loadTrends().catch(showError); // not awaited: a first backfill of past days may take seconds
   const id = subscriberId();
   if (id !== null) await loadSubscriber(id, showError).catch(showError);
   if (!started) {

@@ -79,9 +79,9 @@ let loaded: { at: number; environment: string } | null = null;
 /** Reads /api/dashboard/trends (at most every 30 s per environment) and draws the two charts. */
 export async function loadTrends(force = false): Promise<void> {
   const environment = currentEnvironment();
-  if (!force && loaded !== null && loaded.environment === environment && Date.now() - loaded.at < RELOAD_MS) return;
+  if (!force && loaded !== null && loaded.environment === environment && performance.now() - loaded.at < RELOAD_MS) return;
   const t = await api<Trends>(`api/dashboard/trends${query({ days: 30, environment: environment === 'sandbox' ? 'sandbox' : undefined })}`);
-  loaded = { at: Date.now(), environment };
+  loaded = { at: performance.now(), environment }; // monotonic: a throttle, not a time of day
   const count = (v: number) => String(Math.round(v));
   const bands: Series[] = RISK_BANDS.map((band) => ({ key: band, label: band, className: BAND_CLASS(band), values: t.days.map((d) => d.by_band?.[band]?.subscribers ?? null), format: count }));
   const revenue: Series[] = [{ key: 'revenue', label: 'revenue at risk', className: 'line-revenue', values: t.days.map((d) => d.at_risk?.monthly_value_usd ?? null), format: (v) => usd(v) }];
