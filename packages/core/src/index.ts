@@ -196,9 +196,16 @@ export type {
 export { materializeAtRisk, configFingerprint } from './atRisk/materializeAtRisk.js';
 
 // --- Store ports ---
-export type { SubscriberStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, ProgressListener } from './store/subscriberStore.js';
+export type { SubscriberStore, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, ProgressListener } from './store/subscriberStore.js';
 export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
-export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger } from './store/dispatchLog.js';
+export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger, DispatchQuery, DispatchTally } from './store/dispatchLog.js';
+export { compareTimeline, timelinePage, cursorOf } from './store/eventTimeline.js';
+export type { TimelineCursor, EventPage, TimelineQuery } from './store/eventTimeline.js';
+export { utcDayOf, dayStartOf, lastDays } from './trends/utcDay.js';
+export type { UtcDay } from './trends/utcDay.js';
+export { SNAPSHOT_SOURCES, dailySnapshotOf, mergeSnapshots } from './trends/dailySnapshot.js';
+export type { DailySnapshot, SnapshotSource, SnapshotTotal } from './trends/dailySnapshot.js';
+export { snapshotsFromEvents } from './trends/snapshotsFromEvents.js';
 export { EXPORT_API_VERSION, toExportLine, parseExportLine } from './store/exportLine.js';
 export { EXPORT_V5_COLUMNS, type ExportColumn } from './events/dataExportColumns.js';
 export type { ParsedExportLine, ExportLineValue } from './store/exportLine.js';

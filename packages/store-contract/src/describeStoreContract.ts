@@ -8,6 +8,7 @@ import { describeEventsContract } from './eventsContract.js';
 import { describeModelContract } from './modelContract.js';
 import { describeOccurrenceContract } from './occurrenceContract.js';
 import { describeRecordsContract } from './recordsContract.js';
+import { describeTimelineContract } from './timelineContract.js';
 import { describeTransferContract } from './transferContract.js';
 import { resolveContractOptions, type StoreContractOptions, type StoreFactory } from './storeFactory.js';
 
@@ -15,7 +16,7 @@ import { resolveContractOptions, type StoreContractOptions, type StoreFactory } 
  * Given a name and a factory of empty stores, registers the store contract as vitest `describe`
  * blocks: exactly-once events (also within a batch; one transaction counts once under any id), transfers, aliases (one person under several ids), activity, reads in code point order, the
  * at-risk query (filters, order, keyset paging, default minimum score, rows moving with time, the
- * sweep, configuration changes), records, replay, the dispatch log, and a model-based test checking
+ * sweep, configuration changes), records, replay, the dispatch log (also by customer, since a time, and its tally), a customer's timeline, the daily snapshots, and a model-based test checking
  * arbitrary histories against the core's reducers and `selectAtRisk`. Call it at the top level of a
  * test file.
  *
@@ -35,6 +36,7 @@ export function describeStoreContract(name: string, factory: StoreFactory, optio
     describeAtRiskContract(factory, resolved);
     describeRecordsContract(factory, resolved);
     describeDispatchLogContract(factory, resolved);
+    describeTimelineContract(factory, resolved);
     describeCheckpointContract(factory, resolved);
     describeModelContract(factory, resolved);
   });

@@ -53,6 +53,43 @@ export function describeDispatchLogContract(factory: StoreFactory, options: Reso
       }),
     );
 
+    it("lists one customer's records newest first with `before`, and only those at or after `since`", { timeout }, () =>
+      withStore(factory, async (store) => {
+        const appended: DispatchRecord[] = [];
+        for (let i = 0; i < 12; i++) appended.push(await store.dispatchLog.append(entry(i)));
+        const customer = entry(4).customer_id; // user_4: the even entries are each their own customer, so add more of it
+        for (let i = 0; i < 5; i++) appended.push(await store.dispatchLog.append({ ...entry(20 + i), customer_id: customer }));
+        const mine = appended.filter((r) => r.customer_id === customer).reverse();
+        const seen: DispatchRecord[] = [];
+        let before: number | undefined;
+        for (let pages = 0; pages < 10; pages++) {
+          const page = await store.dispatchLog.list({ limit: 2, customer_id: customer, before });
+          seen.push(...page.items);
+          if (page.next_cursor === null) break;
+          before = page.next_cursor;
+        }
+        expect(seen).toEqual(mine);
+        expect((await store.dispatchLog.list({ limit: 10, customer_id: 'nobody' })).items).toEqual([]);
+        const since = T0 + 6;
+        expect((await store.dispatchLog.list({ limit: 100, since })).items).toEqual(appended.filter((r) => r.at >= since).reverse());
+        expect((await store.dispatchLog.list({ limit: 100, since: T0 + 21, customer_id: customer })).items).toEqual(mine.filter((r) => r.at >= T0 + 21));
+      }),
+    );
+
+    it('tallies the records at or after an instant per channel and outcome', { timeout }, () =>
+      withStore(factory, async (store) => {
+        expect(await store.dispatchLog.tally(T0)).toEqual([]);
+        const appended: DispatchRecord[] = [];
+        for (let i = 0; i < 16; i++) appended.push(await store.dispatchLog.append(entry(i)));
+        const since = T0 + 5;
+        const expected = new Map<string, number>();
+        for (const r of appended) if (r.at >= since) expected.set(`${r.channel}|${r.outcome}`, (expected.get(`${r.channel}|${r.outcome}`) ?? 0) + 1);
+        const tally = await store.dispatchLog.tally(since);
+        expect(new Map(tally.map((t) => [`${t.channel}|${t.outcome}`, t.count]))).toEqual(expected);
+        expect(tally).toHaveLength(expected.size);
+      }),
+    );
+
     it('claims a cooldown once until it expires, and again after a release', { timeout }, () =>
       withStore(factory, async (store) => {
         const log = store.dispatchLog;

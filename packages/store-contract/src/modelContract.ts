@@ -32,6 +32,7 @@ import {
 } from './storeCommands.js';
 import { emptyModel } from './storeModel.js';
 import { TransferCommand } from './transferCommand.js';
+import { EventsOfCommand } from './timelineCommand.js';
 import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
 import { CUSTOMER_IDS, DAY_MS, HOUR_MS, T0, type EventFields } from './storeFixtures.js';
 
@@ -152,6 +153,7 @@ const commandsArb = (maxCommands: number) =>
       fc.integer({ min: 1, max: 5 }).map((n) => new RefreshDueCommand(n)),
       fc.constant(new ReplayCommand()),
       customerArb.map((c) => new GetCommand(c)),
+      fc.tuple(customerArb, fc.integer({ min: 1, max: 4 })).map(([c, limit]) => new EventsOfCommand(c, limit)),
       fc.constant(new ReadAllCommand()),
       fc
         .tuple(fc.nat(6).map((n) => `tr_${n}`), fc.uniqueArray(customerArb, { minLength: 1, maxLength: 2 }), fc.uniqueArray(customerArb, { maxLength: 2 }))

@@ -5,11 +5,13 @@
  * concurrent events of one customer from losing an update, row locks order refreshes.
  */
 import { type AtRiskEntry, type AtRiskPage, type AtRiskQuery,
-  type PositionOf, type HandledEvent, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig, type TransferEvent } from '@tenure/core';
+  type PositionOf, type HandledEvent, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig, type TransferEvent, type TimelineQuery } from '@tenure/core';
 import pg from 'pg';
 import { PostgresStoreError } from './postgresStoreError.js';
 import { ConfigGuard } from './internal/configGuard.js';
 import { createCheckpoints } from './internal/createCheckpoints.js';
+import { createSnapshots } from './internal/createSnapshots.js';
+import { readTimeline } from './internal/readTimeline.js';
 import { createDispatchLog } from './internal/createDispatchLog.js';
 import { describeConnectError, parseConnectionString, redact } from './internal/describeConnectError.js';
 import { migrate } from './internal/migrations.js';
@@ -153,6 +155,7 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
     schema,
     dispatchLog: createDispatchLog(pool, t),
     checkpoints: createCheckpoints(pool, t),
+    snapshots: createSnapshots(pool, t),
 
     async applyEvent(event: HandledEvent, ctx: StoreContext) {
       await configGuard.ensure(ctx);
@@ -212,6 +215,8 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
     },
 
     records: () => streamRecords(pool, t),
+
+    eventsOf: (customerId: string, query: TimelineQuery) => readTimeline(pool, t, customerId, query),
 
     async replay(ctx: StoreContext, onProgress?: (done: number, total: number) => void) {
       const rebuilt = await replaySubscribers(pool, t, ctx.now, ctx.config, onProgress);

@@ -42,6 +42,8 @@ import { prepareStatements, type StoredSubscriber } from './internal/statements.
 import { createSubscriberUpdater } from './internal/subscriberUpdater.js';
 import { createSqlitePeople } from './internal/sqlitePeople.js';
 import { createSqliteTransfer } from './internal/sqliteTransfer.js';
+import { createSqliteSnapshots } from './internal/sqliteSnapshots.js';
+import { createSqliteTimeline } from './internal/sqliteTimeline.js';
 
 /** Where the store lives and how long to wait for another process's write lock. */
 export interface SqliteStoreOptions {
@@ -111,6 +113,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const s = prepareStatements(db);
   const reader = createAtRiskReader(db, s);
   const dispatchLog = createSqliteDispatchLog(db);
+  const timeline = createSqliteTimeline(db);
   let fingerprint = s.getMeta.get(FINGERPRINT_KEY)?.value ?? null;
 
   const update = createSubscriberUpdater(db);
@@ -281,6 +284,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     path,
     dispatchLog,
     checkpoints: createSqliteCheckpoints(db),
+    snapshots: createSqliteSnapshots(db),
     applyEvent(event, ctx) {
       if (closed) return Promise.reject(new Error(`The SQLite store at ${path} is closed`));
       return deliveries.submit({ event, ctx });
@@ -343,6 +347,9 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
         if (rows.length < BATCH) break;
         id = rows[rows.length - 1]!.customer_id;
       }
+    },
+    async eventsOf(customerId, query) {
+      return timeline(customerId, query);
     },
     async replay(ctx: StoreContext, onProgress?: ProgressListener) {
       ensureConfig(ctx);

@@ -40,6 +40,22 @@ export interface DispatchPage {
   next_cursor: number | null;
 }
 
+/** What `DispatchLog.list` reads: a page, optionally one customer's records and those since an instant. */
+export interface DispatchQuery {
+  limit: number;
+  before?: number | undefined;
+  customer_id?: string | undefined;
+  /** Epoch ms: only records with `at >= since`. */
+  since?: number | undefined;
+}
+
+/** One line of `DispatchLog.tally`: records of one channel and outcome. */
+export interface DispatchTally {
+  channel: DeliveryChannel;
+  outcome: DispatchOutcome;
+  count: number;
+}
+
 /**
  * Append-only attempt records (newest-first pages, ids increasing) and cooldown marks. Claiming a
  * cooldown must be atomic, also across processes sharing one database: batch and auto-dispatch,
@@ -47,8 +63,17 @@ export interface DispatchPage {
  */
 export interface DispatchLog {
   append(entry: Omit<DispatchRecord, 'id'>): Promise<DispatchRecord>;
-  /** Newest first, records with `id < before` when given. */
-  list(page: { limit: number; before?: number }): Promise<DispatchPage>;
+  /**
+   * Newest first (by id), records with `id < before` when given; only those of `customer_id`, and
+   * only those with `at >= since`, when given. Durable stores read a customer's records from an
+   * index by (customer, id), so the cost is the page.
+   */
+  list(page: DispatchQuery): Promise<DispatchPage>;
+  /**
+   * How many records have `at >= since`, per channel and outcome (only pairs that occur), read from
+   * an index by `at`: the dashboard's "alerts today" without reading the records.
+   */
+  tally(since: number): Promise<DispatchTally[]>;
   /** Marks `key` as alerted until `now + cooldownMs`; false (and no change) if it already is at `now`. */
   claimCooldown(key: string, now: number, cooldownMs: number): Promise<boolean>;
   /** Drops the mark of `key` (after a failed delivery, so the next pass may try again). */

@@ -9,6 +9,9 @@ import type { HandledEvent, TransferEvent } from '../events/webhookSchema.js';
 import type { AtRiskPage, AtRiskQuery, AtRiskRow, PositionOf } from '../atRisk/atRisk.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import type { DispatchLog } from './dispatchLog.js';
+import type { EventPage, TimelineQuery } from './eventTimeline.js';
+import type { DailySnapshot } from '../trends/dailySnapshot.js';
+import type { UtcDay } from '../trends/utcDay.js';
 
 /** What happened to one delivered event. */
 export type ApplyOutcome =
@@ -97,6 +100,14 @@ export interface SubscriberStore {
   /** Every stored event (in the order stored), then every customer's latest reported activity; streamed. */
   records(): AsyncIterable<StoredRecord>;
   /**
+   * One customer's stored events, newest first (event time descending, then id descending in code
+   * point order: `compareTimeline`), at most `query.limit`, strictly after `query.before` when
+   * given; `next` is the last item's position when more follow. Read from an index by (customer,
+   * event time, id): the cost is the page, not the customer's whole history nor the store. An
+   * unknown customer has an empty page.
+   */
+  eventsOf(customerId: string, query: TimelineQuery): Promise<EventPage>;
+  /**
    * Rebuilds every subscriber and at-risk row from the stored events and activity (after a rules
    * or configuration change), customer by customer, while the store stays in use; resolves with the
    * number of subscribers rebuilt.
@@ -106,6 +117,8 @@ export interface SubscriberStore {
   readonly dispatchLog: DispatchLog;
   /** Named progress markers of long operations (backfill), kept durably with the data. */
   readonly checkpoints: CheckpointStore;
+  /** The dashboard's daily trend records, one per UTC day, kept durably with the data. */
+  readonly snapshots: SnapshotStore;
   /** Releases resources (connections, file handles). */
   close(): Promise<void>;
 }
@@ -127,4 +140,21 @@ export interface CheckpointStore {
   set(name: string, value: string): Promise<void>;
   /** Removes `name` (no-op when absent). */
   delete(name: string): Promise<void>;
+}
+
+/**
+ * The dashboard's trends: at most one `DailySnapshot` per UTC day, kept by the store's backend. The
+ * service's sweep `put`s the current day's figures every few minutes (the day's latest write wins,
+ * so a past day holds its figures from shortly before its end); days before the first record may be
+ * filled once from the stored events.
+ *
+ * @example
+ * await store.snapshots.put(snapshot); // replaces any earlier record of snapshot.day
+ * await store.snapshots.range('2026-11-01', '2026-11-30'); // oldest first
+ */
+export interface SnapshotStore {
+  /** Stores `snapshot` as the record of its day, replacing any earlier one; resolves after it is durable. */
+  put(snapshot: DailySnapshot): Promise<void>;
+  /** The records of the days from `from` to `to` (inclusive, `YYYY-MM-DD`), oldest first; days without a record are absent. */
+  range(from: UtcDay, to: UtcDay): Promise<DailySnapshot[]>;
 }

@@ -11,6 +11,7 @@ import { byId, h, words } from './dom.js';
 import { startLiveUpdates, type Change } from './liveUpdates.js';
 import { loadSubscriber } from './subscriberPanel.js';
 import { loadSummary } from './summaryTiles.js';
+import { loadTrends } from './trendsCharts.js';
 
 const errorBox = byId('error');
 let started = false;
@@ -43,6 +44,7 @@ async function refresh(): Promise<void> {
     return showError(error);
   }
   await list.load();
+  void loadTrends().catch(showError); // not awaited: a first backfill of past days may take seconds
   const id = subscriberId();
   if (id !== null) await loadSubscriber(id, showError).catch(showError);
   if (!started) {

@@ -1,11 +1,15 @@
 /**
  * One subscriber: state, product, counters, lifecycle fields, the score breakdown as one bar per
  * signal (the bars sum to the score), every recommendation, the next change without a new event,
- * the key dates of its record, its dispatch history and a "dispatch now" button.
+ * the key dates of its record, its timeline of received events (paged, newest first), its dispatch
+ * history and a "dispatch now" button.
  */
-import { api, currentEnvironment, environmentQuery } from './api.js';
+import { api, currentEnvironment, environmentQuery, query } from './api.js';
 import { bandChip, byId, h, scoreBar, usd, when, words } from './dom.js';
-import type { Recommendation, SubscriberDashboard, SubscriberView } from './types.js';
+import type { EventsPage, Recommendation, StoredEvent, SubscriberDashboard, SubscriberView } from './types.js';
+
+/** Events per page of the timeline. */
+const TIMELINE_PAGE = 20;
 
 const SIGNALS: Record<string, string> = {
   state: 'state',
@@ -51,6 +55,51 @@ function keyDates(s: SubscriberView): HTMLElement {
   return h('ol', { class: 'recs', id: 'key-dates' }, ...known.map(([label, at]) => h('li', {}, `${when(at)}: ${label}`)));
 }
 
+/** One received event: when, its type, and the fields that say what it did. */
+function timelineItem(e: StoredEvent): HTMLElement {
+  const details = [
+    e['product_id'] ? String(e['product_id']) : null,
+    e['period_type'] ? words(String(e['period_type']).toLowerCase()) : null,
+    typeof e['price'] === 'number' ? `${e['price']} ${String(e['currency'] ?? '')}`.trim() : null,
+    e['cancel_reason'] ? `reason: ${words(String(e['cancel_reason']).toLowerCase())}` : null,
+    e['expiration_reason'] ? `reason: ${words(String(e['expiration_reason']).toLowerCase())}` : null,
+  ].filter((d): d is string => d !== null);
+  return h(
+    'li',
+    { 'data-event-id': e.id, 'data-type': e.type },
+    h('time', {}, when(e.event_timestamp_ms)),
+    ' ',
+    h('b', {}, words(e.type.toLowerCase())),
+    details.length > 0 ? h('span', { class: 'muted' }, ` · ${details.join(' · ')}`) : null,
+  );
+}
+
+/** The timeline of received events, newest first, a page at a time with a "Show older events" button. */
+function timeline(id: string, onError: (error: unknown) => void): HTMLElement {
+  const list = h('ol', { class: 'timeline', id: 'timeline', 'aria-label': 'Received events, newest first' });
+  const more = h('button', { type: 'button', id: 'timeline-more', hidden: true }, 'Show older events') as HTMLButtonElement;
+  const box = h('div', {}, list, h('p', {}, more));
+  let cursor: string | undefined;
+  const load = async () => {
+    more.disabled = true;
+    try {
+      const environment = currentEnvironment() === 'sandbox' ? 'sandbox' : undefined;
+      const page = await api<EventsPage>(`api/subscribers/${encodeURIComponent(id)}/events${query({ limit: TIMELINE_PAGE, cursor, environment })}`);
+      list.append(...page.items.map(timelineItem));
+      if (list.childElementCount === 0) list.append(h('li', { class: 'muted' }, 'No events stored.'));
+      cursor = page.next_cursor ?? undefined;
+      more.hidden = page.next_cursor === null;
+    } catch (error) {
+      onError(error);
+    } finally {
+      more.disabled = false;
+    }
+  };
+  more.addEventListener('click', () => void load());
+  void load();
+  return box;
+}
+
 function breakdown(s: SubscriberView): HTMLElement {
   const entries = Object.entries(s.breakdown);
   const span = Math.max(100, entries.reduce((sum, [, v]) => sum + Math.abs(v), 0));
@@ -80,8 +129,7 @@ function dispatchTable(d: SubscriberDashboard['dispatches']): HTMLElement {
   const body = d.items.map((r) =>
     h('tr', { 'data-outcome': r.outcome }, h('td', {}, when(r.at)), h('td', {}, r.channel), h('td', {}, words(r.action)), h('td', {}, words(r.outcome) + (r.error ? `: ${r.error}` : '')), h('td', {}, r.attempt), h('td', {}, r.trigger)),
   );
-  const note = d.complete ? null : h('p', { class: 'muted small' }, 'Only the newest records of the dispatch log were searched.');
-  return h('div', { id: 'dispatches', class: 'table-wrap' }, h('table', {}, h('thead', {}, head), h('tbody', {}, ...body)), note);
+  return h('div', { id: 'dispatches', class: 'table-wrap' }, h('table', {}, h('thead', {}, head), h('tbody', {}, ...body)));
 }
 
 /** Reads the subscriber's view, recommendations and dashboard extras, and renders them (with `message` under the button). */
@@ -124,7 +172,8 @@ export async function loadSubscriber(id: string, onError: (error: unknown) => vo
         {},
         h('h3', {}, 'Key dates'),
         keyDates(view),
-        h('p', { class: 'placeholder small' }, 'The full timeline of received events needs a per-customer event query the store does not have yet (see docs/dashboard.md).'),
+        h('h3', {}, 'Timeline'),
+        timeline(id, onError),
       ),
     ),
     h('h3', {}, 'Dispatch history'),

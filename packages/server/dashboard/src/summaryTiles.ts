@@ -20,7 +20,6 @@ export async function loadSummary(): Promise<void> {
   if (byId('by-state').childElementCount === 0) byId('by-state').append(h('li', { class: 'muted' }, 'No subscribers yet'));
   const a = s.alerts_today;
   byId('alerts-today').replaceChildren(count('email', a.email, 'email'), count('chat', a.chat, 'chat'), count('log only', a.log, 'log'));
-  if (!a.complete) byId('alerts-today').append(h('li', { class: 'muted small' }, 'at least: only the newest log records were read'));
   const w = s.webhooks_last_hour;
   byId('webhooks').replaceChildren(count('received', w.received, 'received'), count('rejected', w.rejected, 'rejected'));
 }

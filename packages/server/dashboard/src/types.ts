@@ -63,3 +63,29 @@ export interface Summary {
   alerts_today: { email: number; chat: number; log: number; complete: boolean };
   webhooks_last_hour: { received: number; rejected: number };
 }
+
+export interface TrendDay {
+  day: string;
+  source: 'sweep' | 'events' | 'live' | 'none';
+  at: number | null;
+  by_band: Record<RiskBand, { subscribers: number; monthly_value_usd: number }> | null;
+  at_risk: { min_score: number; subscribers: number; monthly_value_usd: number } | null;
+}
+
+export interface Trends {
+  now: number;
+  days: TrendDay[];
+  backfill: { filled: number; skipped: string | null };
+}
+
+export interface StoredEvent {
+  id: string;
+  type: string;
+  event_timestamp_ms: number;
+  [field: string]: unknown;
+}
+
+export interface EventsPage {
+  items: StoredEvent[];
+  next_cursor: string | null;
+}

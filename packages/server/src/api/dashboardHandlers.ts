@@ -12,24 +12,20 @@ import type { Environment } from './schemas.js';
 
 type Deps = Pick<RetentionRuntime, 'store' | 'sandboxStore' | 'clock' | 'config' | 'dispatchLog'>;
 
-/** How many dispatch-log records (newest first) a summary or a subscriber's history reads at most. */
-export const DISPATCH_SCAN_LIMIT = 5_000;
+/** Page size when reading one customer's dispatch history. */
 const PAGE = 500;
 const DAY_MS = 86_400_000;
 
-/**
- * Reads the dispatch log newest first, page by page, while `keep` returns true and at most
- * `DISPATCH_SCAN_LIMIT` records; resolves with whether the whole range was read.
- */
-async function scanLog(log: DispatchLog, keep: (record: DispatchRecord) => boolean): Promise<boolean> {
+/** Every dispatch record of one customer, newest first, page by page on the log's index by customer. */
+async function historyOf(log: DispatchLog, customerId: string): Promise<DispatchRecord[]> {
+  const items: DispatchRecord[] = [];
   let before: number | undefined;
-  for (let read = 0; read < DISPATCH_SCAN_LIMIT; read += PAGE) {
-    const page = await log.list(before === undefined ? { limit: PAGE } : { limit: PAGE, before });
-    for (const record of page.items) if (!keep(record)) return true;
-    if (page.next_cursor === null) return true;
+  for (;;) {
+    const page = await log.list({ limit: PAGE, customer_id: customerId, before });
+    items.push(...page.items);
+    if (page.next_cursor === null) return items;
     before = page.next_cursor;
   }
-  return false;
 }
 
 /** Subscribers matching one filter (any score): the store's at-risk total, read from its per-(state, score) sums. */
@@ -42,7 +38,8 @@ async function countWhere(store: SubscriberStore, deps: Deps, filter: { state?: 
  * Given the runtime and the webhook counts of the last hour, returns 200 with the dashboard's tiles:
  * subscribers in all, per state and per band; the at-risk total (`bands.high` and above) with its
  * monthly value; alerts of the service clock's UTC day per channel (outcome `sent`; `logged` for
- * the log channel), read from the newest dispatch-log records; and the webhook counts.
+ * the log channel), counted by the dispatch log's `tally` on its index by time (`complete` is always
+ * true, kept for compatibility); and the webhook counts.
  *
  * @example
  * await getDashboardSummary(runtime, tally.lastHour()); // { status: 200, body: { by_state: { active: 3, ... }, ... } }
@@ -56,13 +53,9 @@ export async function getDashboardSummary(deps: Deps, webhooks: WebhookCounts, e
   const dayStart = now - (now % DAY_MS);
   const alerts = { email: 0, chat: 0, log: 0 };
   // Sandbox subscribers never alert: their day is empty by definition.
-  const complete =
-    environment === 'sandbox' ||
-    (await scanLog(deps.dispatchLog, (record) => {
-      if (record.at < dayStart) return false;
-      if (record.outcome === 'sent' || record.outcome === 'logged') alerts[record.channel] += 1;
-      return true;
-    }));
+  if (environment !== 'sandbox') {
+    for (const { channel, outcome, count } of await deps.dispatchLog.tally(dayStart)) if (outcome === 'sent' || outcome === 'logged') alerts[channel] += count;
+  }
   return {
     status: 200,
     body: {
@@ -72,7 +65,7 @@ export async function getDashboardSummary(deps: Deps, webhooks: WebhookCounts, e
       by_state: byState,
       by_band: byBand,
       at_risk: { min_score: deps.config.bands.high, ...atRisk.total },
-      alerts_today: { day_start: dayStart, ...alerts, complete },
+      alerts_today: { day_start: dayStart, ...alerts, complete: true },
       webhooks_last_hour: webhooks,
     },
   };
@@ -82,10 +75,9 @@ export async function getDashboardSummary(deps: Deps, webhooks: WebhookCounts, e
  * Given the runtime and a customer id (and an environment, default production), returns 200 with
  * what the dashboard shows of one subscriber beside its view: the service clock's `now`,
  * `next_change_at` (when its assessment next changes without a new event, `nextAssessmentChange`;
- * null when never) and its dispatch attempts, newest first, found among the newest
- * `DISPATCH_SCAN_LIMIT` records of the whole log (`complete: false` when older records were not
- * read: the log has no per-customer index yet; none in the sandbox, which never alerts); 404 for
- * an unknown customer.
+ * null when never) and all its dispatch attempts, newest first, read from the log's index by
+ * customer (`complete` is always true, kept for compatibility; none in the sandbox, which never
+ * alerts); 404 for an unknown customer.
  *
  * @example
  * await getSubscriberDashboard(runtime, 'user_1'); // { status: 200, body: { next_change_at, dispatches: { items, complete } } }
@@ -95,16 +87,10 @@ export async function getSubscriberDashboard(deps: Deps, customerId: string, env
   const subscriber = await (sandbox ? deps.sandboxStore : deps.store).get(customerId);
   if (subscriber === undefined) return apiError('not_found', `Unknown customer "${customerId}"`, 'customer_id');
   const now = deps.clock.now();
-  const items: DispatchRecord[] = [];
-  const complete =
-    sandbox ||
-    (await scanLog(deps.dispatchLog, (record) => {
-      if (record.customer_id === customerId) items.push(record);
-      return true;
-    }));
+  const items = sandbox ? [] : await historyOf(deps.dispatchLog, customerId);
   return {
     status: 200,
-    body: { customer_id: customerId, now, next_change_at: nextAssessmentChange(subscriber, now, deps.config), dispatches: { items, complete } },
+    body: { customer_id: customerId, now, next_change_at: nextAssessmentChange(subscriber, now, deps.config), dispatches: { items, complete: true } },
   };
 }
 

@@ -43,6 +43,30 @@ export function dashboardOpenApiPaths(): Record<string, unknown> {
         responses: { '200': ok('The extras', d.subscriberDashboardResponseSchema), ...common, '404': err('Unknown customer') },
       },
     },
+    '/api/dashboard/trends': {
+      get: {
+        summary: 'Subscribers per band and revenue at risk, per UTC day, for the last `days` days (today live)',
+        parameters: [
+          { name: 'days', in: 'query', required: false, schema: json(d.trendsQuerySchema.shape.days) },
+          { name: 'environment', in: 'query', required: false, schema: json(d.trendsQuerySchema.shape.environment) },
+        ],
+        ...secured,
+        responses: { '200': ok('One entry per day, oldest first', d.trendsResponseSchema), ...common },
+      },
+    },
+    '/api/subscribers/{customer_id}/events': {
+      get: {
+        summary: "A page of one subscriber's stored events, newest first",
+        parameters: [
+          customer,
+          { name: 'limit', in: 'query', required: false, schema: json(d.subscriberEventsQuerySchema.shape.limit) },
+          { name: 'cursor', in: 'query', required: false, schema: { type: 'string' } },
+          { name: 'environment', in: 'query', required: false, schema: json(d.subscriberEventsQuerySchema.shape.environment) },
+        ],
+        ...secured,
+        responses: { '200': ok('The page and the next cursor', d.subscriberEventsResponseSchema), ...common, '404': err('Unknown customer') },
+      },
+    },
     '/api/subscribers/{customer_id}/dispatch': {
       post: {
         summary: "Dispatch this subscriber's top recommendation now (cooldown, rate limit and retries apply)",

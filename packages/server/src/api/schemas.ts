@@ -11,7 +11,7 @@ const DISPATCH_CHANNELS = ['email', 'chat', 'log'] as const;
 
 const epochMs = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 /** A query-string integer: digits only, then range-checked. */
-const queryInt = (min: number, max: number) =>
+export const queryInt = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, 'Expected a non-negative integer')

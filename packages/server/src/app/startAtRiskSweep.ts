@@ -7,6 +7,7 @@
 import type { SubscriberStore, TenureConfig } from '@tenure/core';
 import type { Clock } from '../clock/clock.js';
 import type { Logger } from '../log/logger.js';
+import { snapshotDue, takeDailySnapshot } from '../dashboard/dailySnapshots.js';
 import { errorLine } from '../store/openStore.js';
 import { storeContext } from '../store/storeContext.js';
 
@@ -19,6 +20,8 @@ export interface AtRiskSweepDeps {
   intervalMs: number;
   /** Rows per `refreshDue` call (one transaction each). Default 1000. */
   batch?: number;
+  /** Record the dashboard's daily trend figures (`takeDailySnapshot`) every `SNAPSHOT_EVERY_MS` of the service clock. Default true. */
+  snapshots?: boolean;
 }
 
 export interface AtRiskSweep {
@@ -33,7 +36,8 @@ const REPEAT_WARNING_EVERY = 60;
 
 /**
  * Given the store, clock, configuration, logger and interval, starts a timer (unref'd: it never
- * keeps the process alive) that calls `store.refreshDue(ctx, batch)` every `intervalMs`. A pass
+ * keeps the process alive) that calls `store.refreshDue(ctx, batch)` every `intervalMs`, and records
+ * the dashboard's figures of the current UTC day (`store.snapshots`) every few minutes. A pass
  * never overlaps the previous one; failures are logged at warn and retried on the next tick.
  *
  * @example
@@ -47,6 +51,7 @@ export function startAtRiskSweep(deps: AtRiskSweepDeps): AtRiskSweep {
   let stopped = false;
   let running: Promise<void> | undefined;
   let failures = 0;
+  let snapshotAt: number | null = null;
 
   const pass = async () => {
     try {
@@ -56,6 +61,11 @@ export function startAtRiskSweep(deps: AtRiskSweepDeps): AtRiskSweep {
         refreshed += n;
         if (n < batch) break;
         await new Promise((resolve) => setImmediate(resolve)); // let requests in between batches
+      }
+      const ctx = storeContext(deps);
+      if (deps.snapshots !== false && snapshotDue(snapshotAt, ctx.now)) {
+        await deps.store.snapshots.put(await takeDailySnapshot(deps.store, ctx));
+        snapshotAt = ctx.now;
       }
       if (failures > 0) deps.logger.info({ failed_passes: failures }, 'at-risk sweep recovered');
       failures = 0;

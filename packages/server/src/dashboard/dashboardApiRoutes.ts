@@ -1,12 +1,20 @@
 /**
  * The Express binding of the dashboard's API routes, added to the `/api` router (behind its bearer
- * auth and JSON body parsing): the summary tiles, the live feed, one subscriber's next change and
- * dispatches, and dispatching one subscriber now.
+ * auth and JSON body parsing): the summary tiles, the trends, the live feed, one subscriber's next
+ * change, dispatches and timeline of events, and dispatching one subscriber now.
  */
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
 import { dispatchSubscriber, getDashboardSummary, getSubscriberDashboard } from '../api/dashboardHandlers.js';
-import { noQuerySchema, subscriberDashboardQuerySchema, subscriberDispatchBodySchema, summaryQuerySchema } from '../api/dashboardSchemas.js';
+import {
+  noQuerySchema,
+  subscriberDashboardQuerySchema,
+  subscriberDispatchBodySchema,
+  subscriberEventsQuerySchema,
+  summaryQuerySchema,
+  trendsQuerySchema,
+} from '../api/dashboardSchemas.js';
+import { getDashboardTrends, getSubscriberEvents } from '../api/timelineHandlers.js';
 import { customerIdParamsSchema } from '../api/schemas.js';
 import type { RetentionRuntime } from '../app/retentionOptions.js';
 import { apiError, type HandlerResult } from '../http/apiError.js';
@@ -38,6 +46,10 @@ export function addDashboardApiRoutes(router: Router, rt: RetentionRuntime): voi
     const query = validate(summaryQuerySchema, req.query);
     send(res, query.ok ? await getDashboardSummary(rt, dashboard.tally.lastHour(), query.data.environment) : query.error);
   });
+  router.get('/dashboard/trends', async (req, res) => {
+    const query = validate(trendsQuerySchema, req.query);
+    send(res, query.ok ? await getDashboardTrends(rt, query.data.days, query.data.environment) : query.error);
+  });
   router.get('/dashboard/live', (req, res) => {
     const query = validate(noQuerySchema, req.query);
     if (!query.ok) return send(res, query.error);
@@ -49,6 +61,10 @@ export function addDashboardApiRoutes(router: Router, rt: RetentionRuntime): voi
   router.get(
     '/dashboard/subscribers/:customer_id',
     forCustomer(subscriberDashboardQuerySchema, (id, query) => getSubscriberDashboard(rt, id, query.environment)),
+  );
+  router.get(
+    '/subscribers/:customer_id/events',
+    forCustomer(subscriberEventsQuerySchema, (id, query) => getSubscriberEvents(rt, id, { limit: query.limit, before: query.cursor }, query.environment)),
   );
   router.post(
     '/subscribers/:customer_id/dispatch',

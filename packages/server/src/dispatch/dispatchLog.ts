@@ -2,10 +2,10 @@
  * The in-memory dispatch log (the port itself is declared in @tenure/core; durable stores
  * implement it beside their subscribers).
  */
-import type { DispatchLog, DispatchRecord } from '@tenure/core';
+import type { DispatchLog, DispatchRecord, DispatchTally } from '@tenure/core';
 
 export { DISPATCH_OUTCOMES } from '@tenure/core';
-export type { DispatchLog, DispatchOutcome, DispatchPage, DispatchRecord, DispatchTrigger } from '@tenure/core';
+export type { DispatchLog, DispatchOutcome, DispatchPage, DispatchQuery, DispatchRecord, DispatchTally, DispatchTrigger } from '@tenure/core';
 
 /**
  * Returns an in-memory dispatch log keeping the latest `capacity` records (default 10 000) and the
@@ -37,15 +37,30 @@ export function createMemoryDispatchLog(capacity = 10_000): DispatchLog {
       }
       return record;
     },
-    async list({ limit, before }) {
+    async list({ limit, before, customer_id, since }) {
+      // A scan of at most `capacity` records: the memory log is bounded, so no index is needed.
       const items: DispatchRecord[] = [];
       for (let i = ring.length - 1; i >= 0 && items.length < limit + 1; i--) {
         const record = ring[(start + i) % ring.length]!;
-        if (before === undefined || record.id < before) items.push(record);
+        if (before !== undefined && record.id >= before) continue;
+        if (customer_id !== undefined && record.customer_id !== customer_id) continue;
+        if (since !== undefined && record.at < since) continue;
+        items.push(record);
       }
       const more = items.length > limit;
       if (more) items.pop();
       return { items, next_cursor: more ? items[items.length - 1]!.id : null };
+    },
+    async tally(since) {
+      const counts = new Map<string, DispatchTally>();
+      for (const record of ring) {
+        if (record.at < since) continue;
+        const key = `${record.channel}|${record.outcome}`;
+        const line = counts.get(key);
+        if (line === undefined) counts.set(key, { channel: record.channel, outcome: record.outcome, count: 1 });
+        else line.count += 1;
+      }
+      return [...counts.values()];
     },
     async claimCooldown(key, now, cooldownMs) {
       if (++claimsSincePrune >= 1000) {

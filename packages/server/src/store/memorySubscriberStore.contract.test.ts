@@ -21,6 +21,9 @@ function resettable(): SubscriberStore & { reset(): void } {
     get checkpoints() {
       return inner.checkpoints;
     },
+    get snapshots() {
+      return inner.snapshots;
+    },
     applyEvent: (...args) => inner.applyEvent(...args),
     applyEvents: (...args) => inner.applyEvents(...args),
     applyTransfer: (...args) => inner.applyTransfer(...args),
@@ -32,6 +35,7 @@ function resettable(): SubscriberStore & { reset(): void } {
     count: () => inner.count(),
     eventCount: () => inner.eventCount(),
     records: () => inner.records(),
+    eventsOf: (...args) => inner.eventsOf(...args),
     replay: (...args) => inner.replay(...args),
     close: () => inner.close(),
     reset: () => {

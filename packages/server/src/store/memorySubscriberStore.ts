@@ -11,6 +11,8 @@ import type {
   AtRiskPage,
   AtRiskQuery,
   ApplyOutcome,
+  EventPage,
+  TimelineQuery,
   HandledEvent,
   PositionOf,
   ProgressListener,
@@ -24,6 +26,7 @@ import type {
 import { createMemoryDispatchLog } from '../dispatch/dispatchLog.js';
 import { CustomerTable } from './internal/customerTable.js';
 import { createMemoryCheckpoints } from './internal/memoryCheckpoints.js';
+import { createMemorySnapshots } from './internal/memorySnapshots.js';
 
 /** The in-memory store. */
 export interface MemorySubscriberStore extends SubscriberStore {
@@ -55,6 +58,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     kind: 'memory',
     dispatchLog: createMemoryDispatchLog(),
     checkpoints: createMemoryCheckpoints(),
+    snapshots: createMemorySnapshots(),
 
     async applyEvent(event: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome> {
       table.useConfig(ctx);
@@ -111,6 +115,10 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     async *records(): AsyncIterable<StoredRecord> {
       for (const event of log.all()) yield { kind: 'event', event };
       for (const entry of entries.values()) if (entry.reported !== null) yield { kind: 'activity', customer_id: entry.id, at: entry.reported };
+    },
+
+    async eventsOf(customerId: string, query: TimelineQuery): Promise<EventPage> {
+      return table.eventsOf(customerId, query);
     },
 
     async replay(ctx: StoreContext, onProgress?: ProgressListener): Promise<number> {

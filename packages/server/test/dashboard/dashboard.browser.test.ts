@@ -2,11 +2,12 @@
 // webhook fixtures. Screenshots go to docs/images/ (the README embeds them).
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { RISK_COLOR_HEX, riskColor } from '@tenure/core';
+import { DAY_MS, RISK_BANDS, RISK_COLOR_HEX, lastDays, riskColor } from '@tenure/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enterApiKey, hasChromium, launchChromium, type Chromium } from '@tenure/testkit/chromium';
-import { churnEvents, seedPopulation, startDashboardServer, type DashboardServer } from './dashboardServer.js';
+import { churnEvents, seedPopulation, startDashboardServer, type DashboardServer, type Profile } from './dashboardServer.js';
+import { T0 } from '../helpers/fixtures.js';
 
 // These functions run in the page (Chromium), where the DOM globals exist; the test program has no DOM lib.
 declare const document: any, window: any;
@@ -100,6 +101,10 @@ describe.skipIf(!hasChromium)('the retention dashboard in Chromium', () => {
     expect(score).toBe(90);
     expect(await page.$$eval('#recommendations li', (lis) => lis.length)).toBeGreaterThan(0);
     expect(await page.textContent('#next-change')).toMatch(/Score next changes/);
+    // The timeline: every stored event of this customer, newest first.
+    await page.waitForSelector('#timeline li[data-event-id]');
+    expect(await page.$$eval('#timeline li[data-event-id]', (lis) => lis.map((li) => li.getAttribute('data-type')))).toEqual(['BILLING_ISSUE', 'INITIAL_PURCHASE']);
+    expect(await page.isHidden('#timeline-more')).toBe(true);
     // Dispatch now: the history gains this pass's attempts (auto-dispatch sent the alert already, so the cooldown holds them).
     const attempts = () => page.$$eval('#dispatches tr[data-outcome]', (trs) => trs.map((tr) => tr.getAttribute('data-outcome')));
     const before = await attempts();
@@ -267,5 +272,64 @@ describe.skipIf(!hasChromium)('the retention dashboard with TENURE_API_KEY set',
     await page.waitForSelector('#at-risk-rows tr[data-customer]');
     expect(await page.isVisible('#key-dialog')).toBe(false);
     await page.waitForSelector('#live-status[data-mode=live]');
+  });
+});
+
+describe.skipIf(!hasChromium)('the trends and the timeline in Chromium', () => {
+  let browser: Chromium;
+  let server: DashboardServer;
+
+  beforeAll(async () => {
+    mkdirSync(images, { recursive: true });
+    server = await startDashboardServer({ dispatch: { auto: false } });
+    // Three weeks of history: a customer every other day, in turn each profile, so bands move from day to day.
+    const profiles: Profile[] = ['active', 'trial', 'billing', 'pending', 'churned', 'active'];
+    for (let i = 0; i < 12; i++) await server.seed(`hist-${i}`, profiles[i % profiles.length]!, -(22 - 2 * i) * DAY_MS);
+    for (let i = 0; i < 25; i++) {
+      const at = T0 - (25 - i) * DAY_MS;
+      expect(await server.webhook({ api_version: '1.0', event: { type: 'RENEWAL', id: `long-${i}`, app_id: 'app', app_user_id: 'long-1', original_app_user_id: 'long-1', event_timestamp_ms: at, purchased_at_ms: at, expiration_at_ms: at + 30 * DAY_MS, environment: 'PRODUCTION', store: 'APP_STORE', product_id: 'pro_monthly', price: 9.99, currency: 'USD', transaction_id: `long-${i}` } })).toBe(200);
+    }
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('draws the last 30 days as two SVG charts, a point per day and band, with the figures in a hidden table', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('#chart-revenue circle.point');
+    const days = lastDays(T0, 30);
+    const points = await page.$$eval('#chart-bands circle.point', (cs) => cs.map((c) => [c.getAttribute('data-series'), c.getAttribute('data-day'), Number(c.getAttribute('data-value'))] as const));
+    expect(points).toHaveLength(RISK_BANDS.length * 30);
+    expect(new Set(points.map(([, day]) => day))).toEqual(new Set(days));
+    const revenue = await page.$$eval('#chart-revenue circle.point', (cs) => cs.map((c) => Number(c.getAttribute('data-value'))));
+    expect(revenue).toHaveLength(30);
+    // Today is live: the same figure as the revenue tile; the subscribers of a day add up over the bands.
+    const summary: any = await (await fetch(`${server.url}/api/dashboard/summary`)).json();
+    expect(revenue[29]).toBe(summary.at_risk.monthly_value_usd);
+    const today = points.filter(([, day]) => day === days[29]).reduce((n, [, , v]) => n + v, 0);
+    expect(today).toBe(summary.subscribers);
+    expect(points.filter(([, day]) => day === days[0]).reduce((n, [, , v]) => n + v, 0)).toBeLessThan(today); // the history grew
+    // Accessible: named by its title and description, the figures as a table.
+    expect(await page.getAttribute('#chart-bands', 'aria-labelledby')).toBe('chart-bands-title chart-bands-desc');
+    expect(await page.textContent('#chart-bands-title')).toMatch(/Subscribers per risk band/);
+    expect(await page.$$eval('#chart-revenue-data tbody tr', (trs) => trs.length)).toBe(30);
+    await (await page.$('.trends'))!.screenshot({ path: `${images}dashboard-trends.png` });
+    await page.close();
+  });
+
+  it("lists a subscriber's received events newest first, and older pages on demand", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}/#subscriber/long-1`);
+    await page.waitForSelector('#timeline li[data-event-id]');
+    const ids = () => page.$$eval('#timeline li[data-event-id]', (lis) => lis.map((li) => li.getAttribute('data-event-id')));
+    expect(await ids()).toEqual(Array.from({ length: 20 }, (_, i) => `long-${24 - i}`));
+    await page.click('#timeline-more');
+    await page.waitForFunction(() => document.querySelectorAll('#timeline li[data-event-id]').length === 25);
+    expect(await ids()).toEqual(Array.from({ length: 25 }, (_, i) => `long-${24 - i}`));
+    expect(await page.isHidden('#timeline-more')).toBe(true);
+    await page.close();
   });
 });

@@ -3,7 +3,7 @@
  * `cooldowns` (one mark per alert key). Shared by every replica on the database, so a restart or a
  * second replica never re-sends an alert inside its cooldown.
  */
-import type { DispatchLog, DispatchRecord } from '@tenure/core';
+import type { DispatchLog, DispatchRecord, DispatchTally } from '@tenure/core';
 import type pg from 'pg';
 import type { Tables } from './tables.js';
 
@@ -23,14 +23,27 @@ export function createDispatchLog(pool: pg.Pool, t: Tables): DispatchLog {
       );
       return rows[0]!;
     },
-    async list({ limit, before }) {
+    async list({ limit, before, customer_id, since }) {
+      // One statement per combination of filters, so each is planned on its index (version 4):
+      // (customer_id, id) for one customer, (at, ...) for a window, the primary key otherwise.
+      const where = ['id < $1'];
+      const params: unknown[] = [before ?? Number.MAX_SAFE_INTEGER];
+      if (customer_id !== undefined) where.push(`customer_id = $${params.push(customer_id)}`);
+      if (since !== undefined) where.push(`at >= $${params.push(since)}`);
       const { rows } = await pool.query<DispatchRecord>(
-        `SELECT ${columns} FROM ${t.dispatches} WHERE $1::bigint IS NULL OR id < $1 ORDER BY id DESC LIMIT $2`,
-        [before ?? null, Math.max(0, limit) + 1],
+        `SELECT ${columns} FROM ${t.dispatches} WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.push(Math.max(0, limit) + 1)}`,
+        params,
       );
       const more = rows.length > limit;
       const items = more ? rows.slice(0, limit) : rows;
       return { items, next_cursor: more && items.length > 0 ? items[items.length - 1]!.id : null };
+    },
+    async tally(since) {
+      const { rows } = await pool.query<DispatchTally>(
+        `SELECT channel, outcome, count(*)::int AS count FROM ${t.dispatches} WHERE at >= $1 GROUP BY channel, outcome`,
+        [since],
+      );
+      return rows;
     },
     async claimCooldown(key, now, cooldownMs) {
       if (++claimsSincePrune >= PRUNE_EVERY) {

@@ -181,6 +181,23 @@ export const MIGRATIONS: readonly Migration[] = [
         GROUP BY id
         ON CONFLICT (id) DO NOTHING;`,
   },
+  {
+    version: 5,
+    name: "the dashboard's timeline, dispatch history and trends: events by (customer, time, id), dispatches by customer and by time, daily snapshots",
+    sql: (s) => `
+      -- one customer's timeline, newest first: a page is one index range
+      CREATE INDEX events_timeline ON ${s}.events (customer_id, event_timestamp_ms DESC, id DESC);
+      -- one customer's attempts, newest first; "alerts today" as an index-only count
+      CREATE INDEX dispatches_by_customer ON ${s}.dispatches (customer_id, id);
+      CREATE INDEX dispatches_by_at ON ${s}.dispatches (at, channel, outcome);
+      -- one DailySnapshot per UTC day: the sweep's latest of that day, or folded from the events
+      CREATE TABLE ${s}.daily_snapshots (
+        day text COLLATE "C" PRIMARY KEY,
+        at bigint NOT NULL,
+        source text NOT NULL,
+        body json NOT NULL
+      );`,
+  },
 ];
 
 /** The advisory lock key of migrations (the bytes of "tenure"), the same for every schema. */

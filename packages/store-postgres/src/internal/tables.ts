@@ -21,6 +21,8 @@ export interface Tables {
   transfers: string;
   /** Every id a person's events name, to its record's key (version 4). */
   identities: string;
+  /** One DailySnapshot per UTC day (version 5). */
+  dailySnapshots: string;
 }
 
 /** Given a schema name, returns its tables' qualified names. Pure. */
@@ -39,6 +41,7 @@ export function tablesOf(schema: string): Tables {
     checkpoints: `${s}.checkpoints`,
     transfers: `${s}.transfers`,
     identities: `${s}.identities`,
+    dailySnapshots: `${s}.daily_snapshots`,
   };
 }
 

@@ -64,6 +64,15 @@
  *                                                     records goes to the smaller id); records are
  *                                                     not merged by the upgrade, but by the next
  *                                                     event naming ids of both
+ * Version 5 (the dashboard's timeline, dispatch history and trends):
+ *
+ * ```
+ * events           index (customer_id, event_timestamp_ms DESC,  one customer's timeline, newest
+ *                         id DESC)                               first, a page per index range
+ * dispatches       index (customer_id, id)               one customer's attempts, newest first
+ *                  index (at, channel, outcome)          "alerts today": an index-only count
+ * daily_snapshots  day TEXT PRIMARY KEY, at INTEGER,     one DailySnapshot per UTC day (the
+ *                  source TEXT, body TEXT                sweep's latest, or folded from events)
  * ```
  */
 import type Database from 'better-sqlite3';
@@ -177,6 +186,12 @@ export const MIGRATIONS: readonly string[] = [
     ) AS named
     WHERE customer_id IN (SELECT customer_id FROM subscribers)
     GROUP BY id;
+  `,
+  `
+  CREATE INDEX events_timeline ON events (customer_id, event_timestamp_ms DESC, id DESC);
+  CREATE INDEX dispatches_by_customer ON dispatches (customer_id, id);
+  CREATE INDEX dispatches_by_at ON dispatches (at, channel, outcome);
+  CREATE TABLE daily_snapshots (day TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
   `,
 ];
 

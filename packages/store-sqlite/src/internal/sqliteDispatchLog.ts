@@ -3,7 +3,7 @@
  * or a second process on the same file never re-sends an alert inside its cooldown.
  */
 import type Database from 'better-sqlite3';
-import type { DispatchLog, DispatchRecord } from '@tenure/core';
+import type { DispatchLog, DispatchQuery, DispatchRecord, DispatchTally } from '@tenure/core';
 
 interface DispatchRow extends Omit<DispatchRecord, 'trigger'> {
   triggered_by: DispatchRecord['trigger'];
@@ -19,6 +19,23 @@ export function createSqliteDispatchLog(db: Database.Database): DispatchLog {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const page = db.prepare<[number, number], DispatchRow>('SELECT * FROM dispatches WHERE id < ? ORDER BY id DESC LIMIT ?');
+  // Schema version 4: one customer's records from (customer_id, id); records since an instant from
+  // (at, channel, outcome), sorted by id after (the range is the window asked for, e.g. one day).
+  const byCustomer = db.prepare<[string, number, number, number], DispatchRow>(
+    'SELECT * FROM dispatches WHERE customer_id = ? AND id < ? AND at >= ? ORDER BY id DESC LIMIT ?',
+  );
+  const since = db.prepare<[number, number, number], DispatchRow>(
+    'SELECT * FROM dispatches INDEXED BY dispatches_by_at WHERE at >= ? AND id < ? ORDER BY id DESC LIMIT ?',
+  );
+  const tally = db.prepare<[number], DispatchTally>(
+    'SELECT channel, outcome, count(*) AS count FROM dispatches WHERE at >= ? GROUP BY channel, outcome',
+  );
+  const read = ({ before, customer_id, since: from }: DispatchQuery, n: number): DispatchRow[] => {
+    const below = before ?? Number.MAX_SAFE_INTEGER;
+    if (customer_id !== undefined) return byCustomer.all(customer_id, below, from ?? Number.MIN_SAFE_INTEGER, n);
+    if (from !== undefined) return since.all(from, below, n);
+    return page.all(below, n);
+  };
   // One statement is atomic across connections: it takes the write lock before it reads the mark.
   const claim = db.prepare<[string, number, number], { key: string }>(
     `INSERT INTO cooldowns (key, until) VALUES (?, ?)
@@ -45,13 +62,16 @@ export function createSqliteDispatchLog(db: Database.Database): DispatchLog {
       );
       return { id: Number(lastInsertRowid), ...entry };
     },
-    async list({ limit, before }) {
-      const n = Math.max(0, Math.floor(limit));
-      const rows = page.all(before ?? Number.MAX_SAFE_INTEGER, n + 1);
+    async list(query) {
+      const n = Math.max(0, Math.floor(query.limit));
+      const rows = read(query, n + 1);
       const more = rows.length > n;
       const items = (more ? rows.slice(0, n) : rows).map(({ triggered_by, ...rest }): DispatchRecord => ({ ...rest, trigger: triggered_by }));
       const last = items[items.length - 1];
       return { items, next_cursor: more && last !== undefined ? last.id : null };
+    },
+    async tally(from) {
+      return tally.all(from);
     },
     async claimCooldown(key, now, cooldownMs) {
       if (++claims >= PRUNE_EVERY) {

@@ -14,6 +14,9 @@ import {
   type AtRiskEntry,
   type AtRiskPage,
   type AtRiskQuery,
+  type EventPage,
+  timelinePage,
+  type TimelineQuery,
   type HandledEvent,
   type PositionOf,
   type Recommendation,
@@ -225,6 +228,12 @@ export class CustomerTable {
     if (subscriber === undefined) return; // every entry has at least one event
     entry.subscriber = entry.reported === null ? subscriber : recordActivity(subscriber, entry.reported);
     this.materialize(entry, ctx);
+  }
+
+  /** One customer's events, newest first (`timelinePage` over its chain: the cost is its own history). */
+  eventsOf(customerId: string, query: TimelineQuery): EventPage {
+    const entry = this.entries.get(customerId);
+    return timelinePage(entry === undefined ? [] : [...this.log.chain(entry.lastSeq)], query);
   }
 
   /** Every entry in customer id order (code point order). */
