@@ -35,7 +35,7 @@ const hash = (text: string) => createHash('sha256').update(text).digest('hex').s
  * `<prefix>_ASSETS` (script and stylesheet by content hash). Reads files and runs esbuild; writes nothing.
  *
  * @example
- * const text = await buildPageModule({ dir: new URL('.', import.meta.url), css: 'page.css', assetDir: 'page', prefix: 'PAGE', title: 'The page', command: 'npm run build:page' });
+ * const text = await buildPageModule({ dir: new URL('.', import.meta.url), css: 'page.css', assetDir: 'page', prefix: 'PAGE', title: 'The page', command: 'npm run build:page', keyVariable: 'API_KEY' });
  */
 export async function buildPageModule(page: PageSources): Promise<string> {
   const here = (path: string) => fileURLToPath(new URL(path, page.dir));

@@ -34,5 +34,5 @@ export { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownServer, onShutdownSignals } from '
 export type { ShutdownOptions, ShutdownReport } from './server/shutdown.js';
 
 // --- Pages ---
-export { PAGE_CSP, createStaticPage } from './static/staticPage.js';
+export { PAGE_CSP, createStaticPage, trailingSlashLocation } from './static/staticPage.js';
 export type { PageAsset, StaticAnswer, StaticPage } from './static/staticPage.js';

@@ -1,5 +1,5 @@
 /** The Express 5 binding of the request handler: read the raw body, answer with the handler's result. */
-import { decodeUtf8, edgeProblem, flattenHeaders, headerValue, parseRequestTarget } from '@tenure/http-edge';
+import { decodeUtf8, edgeProblem, flattenHeaders, headerValue, parseRequestTarget, trailingSlashLocation } from '@tenure/http-edge';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { BillingSimulator } from '../sim/createSimulator.js';
 import { createRequestHandler, type HandlerOptions } from './handleRequest.js';
@@ -11,8 +11,8 @@ const answer = (res: Response, out: SimResponse) => void res.status(out.status).
 
 /**
  * Given a simulator, returns an Express app serving API v2, the /sim control API, the control page
- * at `/`, `/openapi.json` and `/health`. Bodies are read as bytes and must be UTF-8 (400 naming `body` otherwise), as on
- * the node:http binding. Library code: the caller listens.
+ * at `/`, `/openapi.json` and `/health`. Bodies are read as bytes and must be UTF-8 (400 naming
+ * `body` otherwise), as on the node:http binding. Library code: the caller listens.
  *
  * @example
  * const app = createBillingSimApp(createBillingSimulator({ seed: 'demo' }));
@@ -31,8 +31,8 @@ export function createBillingSimApp(sim: BillingSimulator, options: HandlerOptio
     const page = answerSimPage(req.method, req.path, headerValue(req.headers['if-none-match']));
     if (page === undefined) return next();
     // Mounted under a prefix, the page's relative URLs need the prefix's trailing slash.
-    const [path = '/', search] = req.originalUrl.split('?', 2);
-    if (req.baseUrl !== '' && req.path === '/' && !path.endsWith('/')) return void res.redirect(308, `${path}/${search === undefined ? '' : `?${search}`}`);
+    const location = req.baseUrl !== '' && req.path === '/' ? trailingSlashLocation(req.originalUrl) : undefined;
+    if (location !== undefined) return void res.redirect(308, location);
     res.status(page.status).set(page.headers).end(page.body);
   });
   app.use(express.raw({ type: () => true, limit: '1mb' }));

@@ -58,8 +58,8 @@ async function serve(handle: Handler, req: IncomingMessage, res: ServerResponse)
 /**
  * Given a request handler, returns a `node:http` request listener that checks the request target,
  * serves the control page at `/`, reads the body (up to 1 MB, strict UTF-8), calls the handler and
- * writes its JSON answer. Bad
- * input of any kind is answered 4xx with the billing service's error envelope; it never throws.
+ * writes its JSON answer. Bad input of any kind is answered 4xx with the billing service's error
+ * envelope; it never throws.
  *
  * @example
  * createServer(toNodeListener(createRequestHandler(sim))).listen(4000, '127.0.0.1');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createStaticPage, PAGE_CSP } from './staticPage.js';
+import { createStaticPage, PAGE_CSP, trailingSlashLocation } from './staticPage.js';
 
 const page = createStaticPage('<!doctype html><p>hi</p>', [{ path: 'page/app.0123456789ab.js', type: 'text/javascript; charset=utf-8', body: 'void 0;' }]);
 
@@ -26,5 +26,13 @@ describe('createStaticPage', () => {
   it('leaves every other request to the service (undefined)', () => {
     expect(page.answer('POST', '/')).toBeUndefined();
     expect(page.answer('GET', '/page/app.000000000000.js')).toBeUndefined();
+  });
+});
+
+describe('trailingSlashLocation', () => {
+  it('adds the slash before the query, and leaves a path that has one alone', () => {
+    expect(trailingSlashLocation('/billing')).toBe('/billing/');
+    expect(trailingSlashLocation('/retention?environment=sandbox')).toBe('/retention/?environment=sandbox');
+    expect(trailingSlashLocation('/billing/')).toBeUndefined();
   });
 });

@@ -74,3 +74,16 @@ export function createStaticPage(html: string, assets: readonly PageAsset[]): St
     },
   };
 }
+
+/**
+ * Given the request URL a mounted app received for its page (`/retention?x=1`: Express's
+ * `originalUrl`), returns where to redirect so the page's relative URLs resolve under the prefix
+ * (`/retention/?x=1`), or `undefined` when it already ends with a slash. Pure.
+ *
+ * @example
+ * trailingSlashLocation('/billing'); // '/billing/'
+ */
+export function trailingSlashLocation(originalUrl: string): string | undefined {
+  const [path = '/', search] = originalUrl.split('?', 2);
+  return path.endsWith('/') ? undefined : `${path}/${search === undefined ? '' : `?${search}`}`;
+}

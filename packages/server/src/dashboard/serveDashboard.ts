@@ -4,7 +4,7 @@
  * revalidated on every load, the assets named by content hash and cached as immutable, ETags on
  * all, and a Content-Security-Policy that allows nothing but this origin (no CDN, no inline script).
  */
-import { createStaticPage, type StaticAnswer } from '@tenure/http-edge';
+import { createStaticPage, trailingSlashLocation, type StaticAnswer } from '@tenure/http-edge';
 import express, { type Response } from 'express';
 import { DASHBOARD_ASSETS, DASHBOARD_HTML } from './generated/dashboardAssets.js';
 
@@ -23,8 +23,8 @@ export function createDashboardRouter(): express.Router {
   const page = createStaticPage(DASHBOARD_HTML, DASHBOARD_ASSETS);
   router.get('/', (req, res) => {
     // Only a mounted app is reached without the slash (`/retention`); standalone, `/` always has it.
-    const [path = '/', search] = req.originalUrl.split('?', 2);
-    if (req.baseUrl !== '' && !path.endsWith('/')) return void res.redirect(308, `${path}/${search === undefined ? '' : `?${search}`}`);
+    const location = req.baseUrl === '' ? undefined : trailingSlashLocation(req.originalUrl);
+    if (location !== undefined) return void res.redirect(308, location);
     send(res, page.answer(req.method, '/', req.headers['if-none-match'])!);
   });
   router.get('/dashboard/:file', (req, res, next) => {
