@@ -1,6 +1,6 @@
 /**
- * The model-based test's timeline read: pages through one customer's `eventsOf` and checks that
- * the pages visit every event the model holds for that customer exactly once, newest first, with
+ * The model-based test's timeline read: pages through one id's `eventsOf` and checks that the
+ * pages visit every event the model holds for that id's person exactly once, newest first, with
  * cursors that continue where the previous page ended (also after transfers re-keyed events).
  */
 import type fc from 'fast-check';
@@ -16,7 +16,11 @@ export class EventsOfCommand implements fc.AsyncCommand<StoreModel, SubscriberSt
   ) {}
   check = () => true;
   async run(model: StoreModel, store: SubscriberStore): Promise<void> {
-    const expected = model.events.filter((e) => e.app_user_id === this.customer).sort((a, b) => compareTimeline(cursorOf(a), cursorOf(b)));
+    // The person's events: any of its ids names its whole timeline (docs/rules.md §2, aliases).
+    const key = model.personOf.get(this.customer);
+    const expected = model.events
+      .filter((e) => key !== undefined && model.personOf.get(e.app_user_id) === key)
+      .sort((a, b) => compareTimeline(cursorOf(a), cursorOf(b)));
     const seen = [];
     let before: TimelineCursor | undefined;
     for (let pages = 0; pages <= expected.length; pages++) {

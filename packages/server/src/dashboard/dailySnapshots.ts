@@ -8,6 +8,8 @@ import {
   DAY_MS,
   RISK_BANDS,
   dailySnapshotOf,
+  dayStartOf,
+  groupByIdentity,
   lastDays,
   mergeSnapshots,
   snapshotsFromEvents,
@@ -76,22 +78,25 @@ export function backfillSnapshots(store: SubscriberStore, days: readonly string[
     if (events > BACKFILL_MAX_EVENTS) {
       return { filled: 0, skipped: `the store holds ${events} events, more than the ${BACKFILL_MAX_EVENTS} a backfill folds; days are recorded by the sweep from now on` };
     }
-    const byCustomer = new Map<string, HandledEvent[]>();
+    const stored: HandledEvent[] = [];
     let read = 0;
     for await (const record of store.records()) {
       // A store's records() may never wait on I/O (memory): yield now and then so requests get in.
       if (++read % BACKFILL_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
-      if (record.kind !== 'event') continue;
-      const list = byCustomer.get(record.event.app_user_id);
-      if (list === undefined) byCustomer.set(record.event.app_user_id, [record.event]);
-      else list.push(record.event);
+      if (record.kind === 'event') stored.push(record.event);
     }
-    const histories = [...byCustomer.values()];
-    let snapshots = snapshotsFromEvents([], days, ctx.config);
-    for (let i = 0; i < histories.length; i += BACKFILL_CHUNK) {
-      const part = snapshotsFromEvents(histories.slice(i, i + BACKFILL_CHUNK), days, ctx.config);
-      snapshots = snapshots.map((s, d) => mergeSnapshots(s, part[d]!));
-      await new Promise((resolve) => setImmediate(resolve));
+    // One history per person as the store grouped them that day (docs/rules.md §2, aliases): ids
+    // linked by a later event were two subscribers before it, so each day groups its own prefix.
+    const snapshots = [];
+    for (const day of days) {
+      const end = dayStartOf(day) + DAY_MS - 1;
+      const histories = [...groupByIdentity(stored.filter((e) => e.event_timestamp_ms <= end)).values()];
+      let snapshot = snapshotsFromEvents([], [day], ctx.config)[0]!;
+      for (let i = 0; i < histories.length; i += BACKFILL_CHUNK) {
+        snapshot = mergeSnapshots(snapshot, snapshotsFromEvents(histories.slice(i, i + BACKFILL_CHUNK), [day], ctx.config)[0]!);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      snapshots.push(snapshot);
     }
     for (const snapshot of snapshots) await store.snapshots.put(snapshot);
     return { filled: snapshots.length, skipped: null };

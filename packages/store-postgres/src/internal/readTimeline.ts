@@ -1,6 +1,7 @@
 /**
  * One customer's timeline: a range of the `events_timeline` index (customer, event time desc, id
- * desc, schema version 4), so a page reads its own rows whatever the customer's history.
+ * desc, schema version 5), so a page reads its own rows whatever the history. Any id of the person
+ * names its timeline (its events are stored under the person's key, version 4).
  */
 import type { EventPage, HandledEvent, TimelineQuery } from '@tenure/core';
 import type pg from 'pg';
@@ -13,11 +14,11 @@ export async function readTimeline(pool: pg.Pool, t: Tables, customerId: string,
   const { rows } =
     before === undefined
       ? await pool.query<{ body: HandledEvent }>(
-          `SELECT body FROM ${t.events} WHERE customer_id = $1 ORDER BY event_timestamp_ms DESC, id DESC LIMIT $2`,
+          `SELECT body FROM ${t.events} WHERE customer_id = COALESCE((SELECT customer_id FROM ${t.identities} WHERE id = $1), $1) ORDER BY event_timestamp_ms DESC, id DESC LIMIT $2`,
           [customerId, n + 1],
         )
       : await pool.query<{ body: HandledEvent }>(
-          `SELECT body FROM ${t.events} WHERE customer_id = $1 AND (event_timestamp_ms, id) < ($2, $3)
+          `SELECT body FROM ${t.events} WHERE customer_id = COALESCE((SELECT customer_id FROM ${t.identities} WHERE id = $1), $1) AND (event_timestamp_ms, id) < ($2, $3)
            ORDER BY event_timestamp_ms DESC, id DESC LIMIT $4`,
           [customerId, before.event_timestamp_ms, before.id, n + 1],
         );

@@ -19,7 +19,6 @@ import {
   type TimelineQuery,
   type HandledEvent,
   type PositionOf,
-  type Recommendation,
   type StoreContext,
   type Subscriber,
   type TenureConfig,
@@ -28,21 +27,14 @@ import {
   type TransferEvent,
   type TransferOutcome,
 } from '@tenure/core';
-import { AtRiskIndex, type IndexedRow } from './atRiskIndex.js';
+import { AtRiskIndex } from './atRiskIndex.js';
+import type { CustomerEntry } from './customerEntry.js';
 import { codePointKey, compareKeys } from './codePointKey.js';
 import { EventLog, NO_EVENT } from './eventLog.js';
 import { readEntryPage } from './entryPage.js';
 import { PersonIndex } from './personIndex.js';
 
-/** One customer: the subscriber, its latest reported activity, its latest event and its materialized row. */
-export interface CustomerEntry extends IndexedRow {
-  subscriber: Subscriber;
-  /** The priority-1 recommendation at `assessedAt` (kept, so reading a page allocates almost nothing). */
-  top: Recommendation | null;
-  assessedAt: number;
-  reported: number | null;
-  lastSeq: number;
-}
+export type { CustomerEntry } from './customerEntry.js';
 
 /** Every customer of one memory store, with its event log and indexes. */
 export class CustomerTable {
@@ -230,9 +222,9 @@ export class CustomerTable {
     this.materialize(entry, ctx);
   }
 
-  /** One customer's events, newest first (`timelinePage` over its chain: the cost is its own history). */
+  /** The events of the person `customerId` names (any of its ids), newest first (`timelinePage` over its chain: the cost is its own history). */
   eventsOf(customerId: string, query: TimelineQuery): EventPage {
-    const entry = this.entries.get(customerId);
+    const entry = this.entryOf(customerId);
     return timelinePage(entry === undefined ? [] : [...this.log.chain(entry.lastSeq)], query);
   }
 

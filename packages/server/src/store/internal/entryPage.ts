@@ -2,7 +2,7 @@
 import { atRiskMinScore, bandFor, positionIn, type AtRiskEntry, type AtRiskPage, type AtRiskQuery, type PositionOf, type TenureConfig } from '@tenure/core';
 import type { AtRiskIndex } from './atRiskIndex.js';
 import { bandRange } from './bandRange.js';
-import type { CustomerEntry } from './customerTable.js';
+import type { CustomerEntry } from './customerEntry.js';
 
 /** Given the at-risk index, a query and the configuration, returns the page and its total (the caller refreshed due rows first). */
 export function readEntryPage<Q extends AtRiskQuery>(index: AtRiskIndex<CustomerEntry>, query: Q, config: TenureConfig): AtRiskPage<AtRiskEntry, PositionOf<Q>> {
