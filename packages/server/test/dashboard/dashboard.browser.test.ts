@@ -154,7 +154,8 @@ describe.skipIf(!hasChromium)('the retention dashboard in Chromium', () => {
     expect(await page.$('#at-risk-rows tr[data-customer="sandbox-1"]')).toBeNull();
     await page.selectOption('#environment', 'sandbox');
     await page.waitForFunction(() => [...document.querySelectorAll('#at-risk-rows tr[data-customer]')].map((tr: any) => tr.getAttribute('data-customer')).join() === 'sandbox-1');
-    expect(await page.textContent('#revenue-at-risk-note')).toMatch(/^1 of 1 subscribers/);
+    // The tiles load beside the list, not with it: wait for them too.
+    await page.waitForFunction(() => /^1 of 1 subscribers/.test(document.querySelector('#revenue-at-risk-note')?.textContent ?? ''));
     await page.click('#at-risk-rows a[href="#subscriber/sandbox-1"]');
     await page.waitForSelector('#breakdown .signal');
     expect(await page.textContent('#dispatches')).toMatch(/never alerted/);
