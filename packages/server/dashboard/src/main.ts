@@ -37,14 +37,15 @@ const subscriberId = (): string | null => {
 };
 
 async function refresh(): Promise<void> {
+  let now: number;
   try {
-    await loadSummary();
+    now = await loadSummary();
     errorBox.hidden = true;
   } catch (error) {
     return showError(error);
   }
   await list.load();
-  void loadTrends().catch(showError); // not awaited: a first backfill of past days may take seconds
+  void loadTrends(false, now).catch(showError); // not awaited: a first backfill of past days may take seconds
   const id = subscriberId();
   if (id !== null) await loadSubscriber(id, showError).catch(showError);
   if (!started) {

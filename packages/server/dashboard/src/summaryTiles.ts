@@ -6,8 +6,8 @@ import type { Summary } from './types.js';
 
 const count = (label: Node | string, value: number, key: string) => h('li', { 'data-key': key }, label, h('b', {}, value));
 
-/** Reads /api/dashboard/summary and fills the tiles. */
-export async function loadSummary(): Promise<void> {
+/** Reads /api/dashboard/summary, fills the tiles and resolves with the service clock's now (epoch ms). */
+export async function loadSummary(): Promise<number> {
   const s = await api<Summary>(`api/dashboard/summary${environmentQuery()}`);
   byId('revenue-at-risk').textContent = `${usd(s.at_risk.monthly_value_usd)}/mo`;
   byId('revenue-at-risk-note').textContent = `${s.at_risk.subscribers} of ${s.subscribers} subscribers score ${s.at_risk.min_score} or more`;
@@ -22,4 +22,5 @@ export async function loadSummary(): Promise<void> {
   byId('alerts-today').replaceChildren(count('email', a.email, 'email'), count('chat', a.chat, 'chat'), count('log only', a.log, 'log'));
   const w = s.webhooks_last_hour;
   byId('webhooks').replaceChildren(count('received', w.received, 'received'), count('rejected', w.rejected, 'rejected'));
+  return s.now;
 }

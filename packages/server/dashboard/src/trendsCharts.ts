@@ -3,7 +3,7 @@
  * monthly revenue at risk), drawn by hand (no library), each with a title and description for
  * screen readers and the same figures in a visually hidden table. Days without figures are gaps.
  */
-import { RISK_BANDS, type RiskBand } from '@tenure/core';
+import { RISK_BANDS, utcDayOf, type RiskBand } from '@tenure/core';
 import { api, currentEnvironment, query } from './api.js';
 import { byId, colorClass, h, usd } from './dom.js';
 import type { Trends, TrendDay } from './types.js';
@@ -74,14 +74,18 @@ function lineChart(id: string, title: string, description: string, days: TrendDa
 }
 
 const BAND_CLASS = (band: RiskBand) => `band-${colorClass(band)}`;
-let loaded: { at: number; environment: string } | null = null;
+let loaded: { at: number; environment: string; today: string | undefined } | null = null;
 
-/** Reads /api/dashboard/trends (at most every 30 s per environment) and draws the two charts. */
-export async function loadTrends(force = false): Promise<void> {
+/**
+ * Reads /api/dashboard/trends (at most every 30 s per environment, and at once when the service
+ * clock `now`, if given, is on another UTC day than the charts' last one) and draws the two charts.
+ */
+export async function loadTrends(force = false, now?: number): Promise<void> {
   const environment = currentEnvironment();
-  if (!force && loaded !== null && loaded.environment === environment && performance.now() - loaded.at < RELOAD_MS) return;
+  const sameDay = now === undefined || loaded?.today === utcDayOf(now);
+  if (!force && loaded !== null && loaded.environment === environment && sameDay && performance.now() - loaded.at < RELOAD_MS) return;
   const t = await api<Trends>(`api/dashboard/trends${query({ days: 30, environment: environment === 'sandbox' ? 'sandbox' : undefined })}`);
-  loaded = { at: performance.now(), environment }; // monotonic: a throttle, not a time of day
+  loaded = { at: performance.now(), environment, today: t.days.at(-1)?.day }; // monotonic: a throttle, not a time of day
   const count = (v: number) => String(Math.round(v));
   const bands: Series[] = RISK_BANDS.map((band) => ({ key: band, label: band, className: BAND_CLASS(band), values: t.days.map((d) => d.by_band?.[band]?.subscribers ?? null), format: count }));
   const revenue: Series[] = [{ key: 'revenue', label: 'revenue at risk', className: 'line-revenue', values: t.days.map((d) => d.at_risk?.monthly_value_usd ?? null), format: (v) => usd(v) }];
