@@ -57,9 +57,10 @@ describe('backtest', () => {
             let expected = foldEvents(distinct.filter((e) => e.app_user_id === subscriber.customer_id && e.event_timestamp_ms < at));
             const own = distinct.filter((e) => e.app_user_id === subscriber.customer_id);
             for (const r of records) {
+              if (r.kind !== 'activity') continue;
               // Activity counts from the customer's first event on, as a live store keeps it (it drops reports of unknown customers).
               const known = own.some((e) => e.event_timestamp_ms <= r.at);
-              if (r.kind === 'activity' && r.customer_id === subscriber.customer_id && r.at < at && known && expected !== undefined && (expected.last_activity_at ?? -1) < r.at) {
+              if (r.customer_id === subscriber.customer_id && r.at < at && known && expected !== undefined && (expected.last_activity_at ?? -1) < r.at) {
                 expected = { ...expected, last_activity_at: r.at };
               }
             }
