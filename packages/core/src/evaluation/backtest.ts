@@ -5,6 +5,7 @@
  */
 import { DAY_MS, DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConfig.js';
 import { err, ok, type FieldError, type Result } from '../result.js';
+import { utcDayOf } from '../trends/utcDay.js';
 import type { RiskBreakdown } from '../risk/risk.js';
 import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import type { StoredRecord } from '../store/subscriberStore.js';
@@ -144,7 +145,7 @@ export function resolveCutoffs(options: BacktestOptions, span: { first: number; 
   if (cutoffs.length > MAX_CUTOFFS) return err({ field: 'cutoffs', message: `At most ${MAX_CUTOFFS} cutoffs` });
   const late = cutoffs.find((at) => at + horizon > span.last);
   if (late !== undefined) {
-    return err({ field: options.cutoffs !== undefined ? 'cutoffs' : 'to', message: `A cutoff's horizon passes the history's last record (${new Date(span.last).toISOString()}): its outcome is unknown` });
+    return err({ field: options.cutoffs !== undefined ? 'cutoffs' : 'to', message: `A cutoff's horizon passes the history's last record (${utcDayOf(span.last)}, ${span.last} ms): its outcome is unknown` });
   }
   return ok(cutoffs);
 }
