@@ -162,6 +162,7 @@ export { bandTable, calibrationTable, thresholdTable } from './evaluation/thresh
 export type { BandRow, CalibrationRow, ThresholdRow } from './evaluation/thresholdMetrics.js';
 export { calibrate, churnProbability, brierScore } from './evaluation/calibrate.js';
 export { tune } from './evaluation/tune.js';
+export { seededRandom } from './evaluation/seededRandom.js';
 export type { TuneOptions, TuneReport, SplitScore } from './evaluation/tune.js';
 export type { Calibration } from './evaluation/calibrate.js';
 export { addSample, emptyHistogram, mergeHistograms, histogramTotals } from './evaluation/scoreHistogram.js';

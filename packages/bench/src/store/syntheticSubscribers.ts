@@ -5,7 +5,7 @@
  * period ends vary (and rows keep coming due). Events are generated customer by customer, in batches,
  * so a million subscribers never need to be held as events at once.
  */
-import { applyEvent, parseWebhook, type HandledEvent, type Subscriber } from '@tenure/core';
+import { applyEvent, parseWebhook, seededRandom, type HandledEvent, type Subscriber } from '@tenure/core';
 
 const DAY = 86_400_000;
 
@@ -20,17 +20,6 @@ export const SYNTHETIC_MIX = [
   { kind: 'changed', share: 0.02, events: 'paid + PRODUCT_CHANGE to the annual plan' },
 ] as const;
 
-/** A small deterministic PRNG (mulberry32), seeded per customer so any range of customers regenerates alike. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /**
  * Given a customer number, returns its id: a multiplicative hash (a bijection on 32 bits), so ids are
@@ -69,7 +58,7 @@ function baseEvent(id: string, customer: number, seq: number, at: number, expira
 
 /** One customer's events, in delivery order. */
 export function customerEvents(customer: number, now: number): HandledEvent[] {
-  const rand = prng(customer * 7919 + 17);
+  const rand = seededRandom(customer * 7919 + 17);
   const id = syntheticCustomerId(customer);
   const events: HandledEvent[] = [];
   // Each event is the base with its type and type-specific fields set on it.

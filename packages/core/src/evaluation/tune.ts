@@ -14,6 +14,7 @@ import { resolveCutoffs, type BacktestOptions } from './backtest.js';
 import { DEFAULT_LAPSE_MS } from './churnOutcome.js';
 import { rocAuc } from './rankMetrics.js';
 import { addSample, emptyHistogram, histogramTotals, type ScoreHistogram } from './scoreHistogram.js';
+import { seededRandom } from './seededRandom.js';
 import { walkCutoffs } from './walkCutoffs.js';
 
 export interface TuneOptions extends Omit<BacktestOptions, 'calibration'> {
@@ -97,18 +98,6 @@ function scoreSplit(samples: readonly Sample[], config: TenureConfig): SplitScor
   return { subscribers, churned: positives, roc_auc: rocAuc(histogram) };
 }
 
-/** A small seeded generator (mulberry32): the search's order, never `Math.random`. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const better = (a: number | null, b: number | null) => a !== null && (b === null || a > b + 1e-12);
 
 /**
@@ -167,7 +156,7 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
   });
 
   const start = options.config ?? DEFAULT_CONFIG;
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   let best = start;
   let bestScore = scoreSplit(training, start).roc_auc;
   let evaluated = 1;

@@ -5,19 +5,11 @@
  * types tenure ignores. Seeded, so a failure replays with the same stream.
  */
 import { parseWebhook, type HandledEvent } from '@tenure/core';
+import { seededRandom } from '@tenure/core';
 import { DAY, fixture, T0, type WebhookBody } from '../helpers/fixtures.js';
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same stream on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The core's seeded PRNG (mulberry32): the same seed gives the same stream on every run. */
+export { seededRandom };
 
 /** Fisher-Yates with the given PRNG; returns a new array. */
 export function shuffled<T>(items: readonly T[], random: () => number): T[] {
