@@ -196,9 +196,6 @@ function accepted(body: WebhookBody): { handled: boolean; event: HandledEvent } 
 }
 
 /** A REFUND_REVERSED sent at or after the end of the period it gives back (see the known divergence). */
-const reversedAfterItsEnd = (e: HandledEvent): boolean =>
-  e.type === 'REFUND_REVERSED' && e.expiration_at_ms != null && e.expiration_at_ms <= e.event_timestamp_ms;
-
 const keyOf = (e: HandledEvent): EventKey => ({ at: e.event_timestamp_ms, rank: EVENT_PRECEDENCE[e.type], id: e.id });
 
 describe('the simulator machine against the core', () => {
@@ -245,9 +242,6 @@ describe('the simulator machine against the core', () => {
           }
           const seen = subsOf(world, customerId).filter((s) => latestOf.has(s.original_transaction_id));
           if (seen.length === 0) continue;
-          // Known divergence, the core's to fix (the failing test below): a refund reversed once the
-          // refunded period is over gives no access back, but the core folds it to the state before the refund.
-          if (seen.some((s) => reversedAfterItsEnd(latestOf.get(s.original_transaction_id)!))) continue;
           const rank = (s: SubscriptionState) => ACCESS_RANK[s.status === 'grace' && s.grace_expires_at !== null ? 'billing_issue_in_grace' : (believedState(s) as SubscriberState)];
           const sub = [...seen].sort((a, b) => rank(a) - rank(b) || b.period_end - a.period_end || compareIds(a.original_transaction_id, b.original_transaction_id))[0]!;
           const latest = productOf.get(sub.original_transaction_id);
@@ -293,13 +287,11 @@ describe('the simulator machine against the core', () => {
     expect(foldEventsByCustomer(handled).get('u1')).toMatchObject({ state: 'active', state_key: null, product_id: null });
   });
 
-  // Known divergence, reported to the core (packages/core/src/subscriber/applyEvent.ts): the billing
-  // service sends one REFUND_REVERSED when a refund is reversed (revenuecat.md §1.3), and after the
-  // refunded period ended that event's expiration_at_ms is already past, so no access comes back and
-  // nothing else is sent (the refund's EXPIRATION went out already). The core folds the reversal to the
-  // state before the refund (active), whatever its period end. `it.fails` until the core reads the
-  // period end; then make it a plain `it` and drop the exclusion in the fold property above.
-  it.fails('folds a refund reversed after the refunded period ended to churned, as the simulator holds it', () => {
+  // The billing service sends one REFUND_REVERSED when a refund is reversed (revenuecat.md §1.3), and
+  // after the refunded period ended that event's expiration_at_ms is already past, so no access comes
+  // back and nothing else is sent (the refund's EXPIRATION went out already): the core reads that
+  // period end and folds the reversal to churned (docs/rules.md §2).
+  it('folds a refund reversed after the refunded period ended to churned, as the simulator holds it', () => {
     const { world, events, subs } = runMachine({
       start: Date.UTC(2026, 0, 1),
       steps: [

@@ -174,8 +174,11 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       rank = EVENT_PRECEDENCE.REFUND_REVERSED;
       activity = ACTIVITY_EVENT_TYPES.REFUND_REVERSED;
       // The refunded period is paid again: the state the refund hid comes back (see applyToSubscription).
+      // Reversed after that period ended (its expiration_at_ms is not after the event), no access
+      // comes back and nothing else is sent: the subscription ended at its period end.
       reversal = true;
-      nextState = event.period_type === 'TRIAL' ? 'trialing' : 'active';
+      nextState =
+        event.expiration_at_ms != null && event.expiration_at_ms <= at ? 'churned' : event.period_type === 'TRIAL' ? 'trialing' : 'active';
       break;
     case 'SUBSCRIPTION_PAUSED':
       rank = EVENT_PRECEDENCE.SUBSCRIPTION_PAUSED;

@@ -68,10 +68,13 @@ export function applyToSubscription(prev: SubscriptionView | undefined, id: stri
   let reason = prev === undefined ? null : (prev.cancel_reason ?? null);
   let refundKey = prev === undefined ? null : (prev.refund_key ?? null);
   let reversalKey = prev === undefined ? null : (prev.reversal_key ?? null);
+  // A reversal lies over the lifecycle state like the refund it undoes, except a reversal after the
+  // refunded period ended: that one is the subscription's end (nextState churned), a lifecycle event.
+  if (effect.reversal && isLaterKey(key, reversalKey)) reversalKey = key;
   if (effect.refund) {
     if (isLaterKey(key, refundKey)) refundKey = key;
-  } else if (effect.reversal) {
-    if (isLaterKey(key, reversalKey)) reversalKey = key;
+  } else if (effect.reversal && nextState !== 'churned') {
+    // Gives back the state the refund hid.
   } else if (nextState !== null) {
     if (effect.billingProblem) {
       // An earlier billing problem changes nothing: the events after it already decide.

@@ -47,4 +47,25 @@ describe('refunds and their reversals', () => {
       }),
     );
   });
+
+  it('a reversal whose period already ended makes the subscription churned; one whose period goes on gives back the state, in any delivery order', () => {
+    fc.assert(
+      fc.property(historyWithRefundArb, fc.integer({ min: 0, max: 60 }), fc.boolean(), ([events, , gap, kind, first], daysAfter, ended) => {
+        const last = Math.max(...events.map((e) => e.event_timestamp_ms));
+        const refund = refundOf(kind, last + 1);
+        const reversedAt = last + 1 + gap * (DAY / 4);
+        // The billing service's REFUND_REVERSED carries the refunded period's end (revenuecat.md §1.3).
+        const periodEnd = ended ? reversedAt - daysAfter * DAY : reversedAt + 1 + daysAfter * DAY;
+        const reversal: HandledEvent = {
+          type: 'REFUND_REVERSED', id: 'reversal', app_user_id: 'user_1', event_timestamp_ms: reversedAt,
+          original_transaction_id: events.find((e) => e.original_transaction_id != null)?.original_transaction_id ?? null,
+          expiration_at_ms: periodEnd,
+        };
+        const folded = foldEvents(first ? [reversal, ...events, refund] : [refund, ...events, reversal])!;
+        if (ended) expect(folded.state).toBe('churned');
+        else expect(folded.state).not.toBe('refunded');
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
