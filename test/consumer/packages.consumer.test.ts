@@ -80,9 +80,10 @@ describe('published packages, installed from their tarballs', { timeout: 180_000
     copyFixtures(project);
   }, 240_000);
 
+  // Removing the consumer's node_modules can take longer than the 10 s hook default under load.
   afterAll(() => {
     for (const dir of [packDir, project]) if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it.each(PUBLISHED)('%s: the tarball holds the license, readme, both builds and declarations, and no tests', (dir) => {
     const { files } = byDir(dir);
