@@ -10,7 +10,11 @@ const setupFile = fileURLToPath(new URL('./packages/core/test/fastCheckSeed.setu
 // so no build is needed before testing.
 const conditions = ['@tenure/source', 'node'];
 
-const project = (name: string, root = `packages/${name}`, include = ['src/**/*.test.ts', 'test/**/*.test.ts']) => ({
+// `isolate: false` for the projects whose tests touch no shared module state (checked: no module
+// mocks, fake timers or environment writes): their files share one module graph per worker instead
+// of importing it again per file, which was most of their time (core 90 s -> 13 s, billing-sim
+// 146 s -> 66 s on the 2-core VM under load; the tests' own time unchanged).
+const project = (name: string, root = `packages/${name}`, include = ['src/**/*.test.ts', 'test/**/*.test.ts'], isolate = true) => ({
   extends: false as const,
   resolve: { conditions },
   ssr: { resolve: { conditions } },
@@ -22,18 +26,19 @@ const project = (name: string, root = `packages/${name}`, include = ['src/**/*.t
     // Integration tests start real servers, processes and databases; on a loaded 2-core machine
     // (CI shares it) one can take longer than vitest's 5 s default without being wrong.
     testTimeout: 30_000,
+    isolate,
   },
 });
 
 export default defineConfig({
   test: {
     projects: [
-      project('core'),
+      project('core', 'packages/core', undefined, false),
       project('http-edge'),
       project('store-sqlite'),
       project('store-postgres'),
-      project('server'),
-      project('billing-sim'),
+      project('server', 'packages/server', undefined, false),
+      project('billing-sim', 'packages/billing-sim', undefined, false),
       project('quickstart', 'examples/quickstart'),
       // The published packages packed, linted and installed into a project outside the monorepo.
       project('consumer', 'test/consumer', ['*.test.ts']),
