@@ -73,6 +73,8 @@ export { MONTH_MS, BILLING_PERIOD_MONTHS, periodMonths, monthlyValueUsd, monthly
 // --- Configuration ---
 export { DEFAULT_CONFIG, DAY_MS, resolveConfig } from './config/defaultConfig.js';
 export type { TenureConfig, ConfigOverrides } from './config/defaultConfig.js';
+export { CONFIG_FILE_VERSION, configFileSchema, parseConfigFile, toConfigFile } from './config/configFile.js';
+export type { ConfigFile } from './config/configFile.js';
 
 // --- Risk ---
 export { RISK_BANDS } from './risk/risk.js';
