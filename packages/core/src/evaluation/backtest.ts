@@ -35,6 +35,8 @@ export interface BacktestOptions {
   config?: TenureConfig;
   /** A calibration to judge (its Brier score); without it, the report's own fit is used (in-sample). */
   calibration?: Calibration;
+  /** Called as the walk goes (`done` of `total` steps, monotone, ending at `total`): a progress bar's feed. Changes no figure. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** The figures of one set of outcomes (one cutoff, or all pooled). */
@@ -182,6 +184,7 @@ export function backtest(records: readonly StoredRecord[], options: BacktestOpti
       return risk.score;
     },
     label: (index, score, churned) => addSample(histograms[index]!, score, churned),
+    ...(options.onProgress === undefined ? {} : { progress: options.onProgress }),
   });
 
   const pooledHistogram = mergeHistograms(histograms);

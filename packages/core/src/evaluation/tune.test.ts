@@ -74,4 +74,14 @@ describe('tune', () => {
     expect(tune(veteransLeave(4), { ...options, holdout: 1 })).toMatchObject({ ok: false, errors: [{ field: 'holdout' }] });
     expect(tune(veteransLeave(4), { ...options, from: T0 + 250 * DAY, to: T0 + 290 * DAY, holdout: 0.9 })).toMatchObject({ ok: false, errors: [{ field: 'holdout' }] });
   });
+
+  it('feeds a progress callback, monotone up to its total, without changing the result', () => {
+    const records = veteransLeave(40);
+    const seen: [number, number][] = [];
+    const tuned = tune(records, { ...options, onProgress: (done, total) => seen.push([done, total]) });
+    expect(tuned).toEqual(tune(records, options));
+    for (let i = 1; i < seen.length; i += 1) expect(seen[i]![0]).toBeGreaterThanOrEqual(seen[i - 1]![0]);
+    const [done, total] = seen.at(-1)!;
+    expect(done).toBe(total);
+  });
 });

@@ -146,6 +146,10 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
   const holdout: Sample[] = [];
   const isHoldout = new Set(holdoutCutoffs.map((_, i) => cutoffs.length - holdoutCount + i));
   const isTraining = new Set(trainingCutoffs.map((at) => cutoffs.indexOf(at)));
+  // Progress: the walk's steps, then one per knob visited in each round (a round that moves nothing ends the search).
+  const walkSteps = cutoffs.length * 2;
+  const total = walkSteps + rounds * KNOBS.length;
+  const onProgress = options.onProgress;
   walkCutoffs<Sample | null>(records, cutoffs, horizon, options.lapse_ms ?? DEFAULT_LAPSE_MS, {
     assess: (index, subscriber, at) => (isHoldout.has(index) || isTraining.has(index) ? { subscriber, at, churned: false } : null),
     label: (index, sample, churned) => {
@@ -153,6 +157,7 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
       sample.churned = churned;
       (isHoldout.has(index) ? holdout : training).push(sample);
     },
+    ...(onProgress === undefined ? {} : { progress: (done: number) => onProgress(done, total) }),
   });
 
   const start = options.config ?? DEFAULT_CONFIG;
@@ -168,7 +173,8 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
       const j = Math.floor(random() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
-    for (const k of order) {
+    for (const [visited, k] of order.entries()) {
+      onProgress?.(walkSteps + round * KNOBS.length + visited, total);
       const knob = KNOBS[k]!;
       for (const direction of [1, -1]) {
         // Keep stepping while it helps.
@@ -187,6 +193,7 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
     }
     if (!moved) break;
   }
+  onProgress?.(total, total);
 
   const startHoldout = scoreSplit(holdout, start);
   const tunedHoldout = scoreSplit(holdout, best);
