@@ -154,7 +154,7 @@ export { vcAdjustmentSchema, virtualCurrencyTransactionEventSchema } from './cre
 export type { VcAdjustment, VirtualCurrencyTransactionEvent } from './credits/virtualCurrencyTransactionEvent.js';
 
 // --- Evaluation: backtest and calibration ---
-export { backtest, evaluateHistogram, resolveCutoffs, MIN_POSITIVES, MAX_CUTOFFS } from './evaluation/backtest.js';
+export { backtest, evaluateHistogram, historySpan, resolveCutoffs, MIN_POSITIVES, MAX_CUTOFFS } from './evaluation/backtest.js';
 export type { BacktestOptions, BacktestReport, EvaluationMetrics, SignalCoverage } from './evaluation/backtest.js';
 export { walkCutoffs } from './evaluation/walkCutoffs.js';
 export type { WalkVisitor, WalkSummary } from './evaluation/walkCutoffs.js';

@@ -99,8 +99,14 @@ export function evaluateHistogram(histogram: ScoreHistogram, bands: TenureConfig
 
 const isInstant = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n);
 
-/** The history's first and last record times, or null when it has none. */
-function historySpan(records: readonly StoredRecord[]): { first: number; last: number } | null {
+/**
+ * Given a history, returns its first and last record times (events and activity), or null when it
+ * has none. Pure.
+ *
+ * @example
+ * historySpan(records); // { first: 1_767_225_600_000, last: 1_798_761_600_000 }
+ */
+export function historySpan(records: readonly StoredRecord[]): { first: number; last: number } | null {
   let first = Infinity;
   let last = -Infinity;
   for (const r of records) {

@@ -10,7 +10,7 @@ import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import type { StoredRecord } from '../store/subscriberStore.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { SUBSCRIBER_STATES } from '../subscriber/subscriber.js';
-import { resolveCutoffs, type BacktestOptions } from './backtest.js';
+import { historySpan, resolveCutoffs, type BacktestOptions } from './backtest.js';
 import { DEFAULT_LAPSE_MS } from './churnOutcome.js';
 import { rocAuc } from './rankMetrics.js';
 import { addSample, emptyHistogram, histogramTotals, type ScoreHistogram } from './scoreHistogram.js';
@@ -122,14 +122,7 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
   if (!Number.isSafeInteger(rounds) || rounds < 1 || rounds > 50) return err({ field: 'rounds', message: 'Expected a whole number from 1 to 50' });
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed)) return err({ field: 'seed', message: 'Expected a whole number' });
-  let first = Infinity;
-  let last = -Infinity;
-  for (const r of records) {
-    const at = r.kind === 'event' ? r.event.event_timestamp_ms : r.at;
-    first = Math.min(first, at);
-    last = Math.max(last, at);
-  }
-  const resolved = resolveCutoffs(options, first === Infinity ? null : { first, last });
+  const resolved = resolveCutoffs(options, historySpan(records));
   if (!resolved.ok) return resolved;
   const cutoffs = resolved.value;
   const horizon = options.horizon_ms ?? 30 * DAY_MS;
