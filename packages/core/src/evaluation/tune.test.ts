@@ -47,6 +47,7 @@ describe('tune', () => {
     expect(training.tuned.roc_auc!).toBeGreaterThan(training.start.roc_auc!);
     // The veterans have not bought anything for months: it learned to weigh inactivity more.
     expect(config.risk.inactivity_cap).toBeGreaterThan(DEFAULT_CONFIG.risk.inactivity_cap);
+    expect(result.value.candidate).toBe(config);
   });
 
   it('splits by time: the horizon of every training cutoff ends before the first holdout cutoff', () => {
@@ -67,6 +68,8 @@ describe('tune', () => {
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.value.improved).toBe(false);
     expect(result.value.config).toBe(DEFAULT_CONFIG);
+    // Nothing improved the training ROC AUC: the best weights found are the starting ones.
+    expect(result.value.candidate).toBe(DEFAULT_CONFIG);
     expect(result.value.reason).toMatch(/No weight change|holdout/);
   });
 

@@ -36,6 +36,8 @@ export interface SplitScore {
 export interface TuneReport {
   /** The config to use: the tuned one, or the starting one when tuning did not improve the holdout. */
   config: TenureConfig;
+  /** The best weights the search found on the training cutoffs, kept or not (`config` when improved). */
+  candidate: TenureConfig;
   improved: boolean;
   /** Why the starting config was kept, when it was. */
   reason: string | null;
@@ -192,6 +194,7 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
   const tunedHoldout = scoreSplit(holdout, best);
   const report = (config: TenureConfig, improved: boolean, reason: string | null): TuneReport => ({
     config,
+    candidate: best,
     improved,
     reason,
     training: { cutoffs: trainingCutoffs, start: scoreSplit(training, start), tuned: scoreSplit(training, best) },
