@@ -20,8 +20,8 @@ describe('parseConfigFile', () => {
     const parsed = parseConfigFile({ risk: { state_base: { active: 120 }, renewal_points: 5, inactivity_days_per_point: 0.5 }, bands: { high: 'x' }, colour: 'red' });
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(parsed.errors.map((e) => e.field).sort()).toEqual(['body', 'bands.high', 'risk.inactivity_days_per_point', 'risk.renewal_points', 'risk.state_base.active'].sort());
-    expect(parsed.errors.find((e) => e.field === 'body')?.message).toMatch(/colour/);
+    expect(parsed.errors.map((e) => e.field).sort()).toEqual(['bands.high', 'file', 'risk.inactivity_days_per_point', 'risk.renewal_points', 'risk.state_base.active'].sort());
+    expect(parsed.errors.find((e) => e.field === 'file')?.message).toMatch(/colour/);
   });
 
   it('refuses band thresholds out of order and a trial late fraction below the halfway one', () => {

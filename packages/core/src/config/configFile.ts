@@ -107,7 +107,7 @@ export interface ConfigFile {
  */
 export function parseConfigFile(value: unknown): Result<ConfigFile, FieldError> {
   const parsed = configFileSchema.safeParse(value);
-  if (!parsed.success) return { ok: false, errors: toFieldErrors('', parsed.error) };
+  if (!parsed.success) return { ok: false, errors: toFieldErrors('', parsed.error, 'file') };
   const { risk, bands, recommend, calibration } = parsed.data;
   const overrides: ConfigOverrides = {};
   if (risk !== undefined) {

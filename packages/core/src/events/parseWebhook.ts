@@ -27,17 +27,17 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Given a path prefix and a zod error, returns one error per field (the first issue zod reports for
- * it), in the order zod found them; `field` is the dotted path (`event.app_user_id`; with an empty
- * prefix the path alone, `body` for the value itself). Pure.
+ * it), in the order zod found them; `field` is the dotted path under the prefix (`event.app_user_id`),
+ * and `root` (default the prefix) for the value itself. Pure.
  *
  * @example
  * toFieldErrors('event', result.error); // [{ field: 'event.id', message: '...' }]
  */
-export function toFieldErrors(prefix: string, error: z.ZodError): FieldError[] {
+export function toFieldErrors(prefix: string, error: z.ZodError, root = prefix): FieldError[] {
   const byField = new Map<string, FieldError>();
   for (const issue of error.issues) {
     const path = issue.path.map(String);
-    const field = prefix === '' ? path.join('.') || 'body' : [prefix, ...path].join('.');
+    const field = path.length === 0 ? root : prefix === '' ? path.join('.') : [prefix, ...path].join('.');
     if (!byField.has(field)) byField.set(field, { field, message: issue.message });
   }
   return [...byField.values()];

@@ -26,11 +26,11 @@ export interface BacktestContext {
  * @example
  * metricsNote(cutoff.metrics); // 'under 30 churners: figure not meaningful'
  */
-export function metricsNote(m: EvaluationMetrics): string {
+export function metricsNote(m: Pick<EvaluationMetrics, 'subscribers' | 'churned'>): string {
   if (m.subscribers === 0) return 'no live subscriber';
   if (m.churned === 0) return 'no churner: no ROC or PR AUC';
   if (m.churned === m.subscribers) return 'every subscriber churned: no ROC AUC';
-  return m.too_few_positives ? `under ${MIN_POSITIVES} churners: figure not meaningful` : '';
+  return m.churned < MIN_POSITIVES ? `under ${MIN_POSITIVES} churners: figure not meaningful` : '';
 }
 
 const FIGURES = ['subscribers', 'churners', 'base rate', 'ROC AUC', 'PR AUC', 'Brier'];

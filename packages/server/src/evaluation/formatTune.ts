@@ -1,5 +1,6 @@
 /** `tenure tune`'s terminal report: the split, the starting and tuned configurations on the holdout, what changed, and the file written. Pure. */
-import { MIN_POSITIVES, type TuneReport } from '@tenure/core';
+import type { TuneReport } from '@tenure/core';
+import { metricsNote } from './formatBacktest.js';
 import type { HoldoutFigures } from './holdoutFigures.js';
 import { auc, brier, count, textTable } from './reportText.js';
 import { formatDurationText, formatInstant } from './timeText.js';
@@ -24,7 +25,6 @@ export interface TuneSummary {
 }
 
 const row = (label: string, f: HoldoutFigures) => [label, count(f.subscribers), count(f.churned), auc(f.roc_auc), auc(f.pr_auc), brier(f.brier)];
-const note = (f: HoldoutFigures) => (f.churned < MIN_POSITIVES ? `under ${MIN_POSITIVES} churners: figure not meaningful` : '');
 const range = (cutoffs: readonly number[]) => `${cutoffs.length} cutoff${cutoffs.length === 1 ? '' : 's'} from ${formatInstant(cutoffs[0]!)} to ${formatInstant(cutoffs.at(-1)!)}`;
 
 /**
@@ -43,7 +43,7 @@ export function formatTune(report: TuneReport, s: TuneSummary): string {
     ...textTable(
       ['config', 'subscribers', 'churners', 'ROC AUC', 'PR AUC', 'Brier'],
       [row(s.startLabel, s.start), ...(s.tuned === null ? [] : [row('tuned', s.tuned)])],
-      [note(s.start), ...(s.tuned === null ? [] : [note(s.tuned)])],
+      [metricsNote(s.start), ...(s.tuned === null ? [] : [metricsNote(s.tuned)])],
     ),
     '',
   ];

@@ -13,19 +13,20 @@ const MONTH = 30 * DAY;
 /** Every story ends by then: the history spans about 300 days. */
 export const HISTORY_END = T0 + 300 * DAY;
 
-type Kind = 'loyal' | 'drifter' | 'billing' | 'lapser' | 'trial';
+export type Kind = 'loyal' | 'drifter' | 'billing' | 'lapser' | 'trial';
 const KINDS: readonly Kind[] = ['loyal', 'loyal', 'loyal', 'loyal', 'drifter', 'drifter', 'billing', 'lapser', 'trial', 'trial'];
 
 /**
- * Given a number of customers and a seed, returns their records (events and activity), in time
- * order per customer. About 4 in 10 customers churn before the end.
+ * Given a number of customers, a seed and the kinds of customer to draw from, returns their
+ * records (events and activity), in time order per customer. With every kind, about 4 in 10
+ * customers churn before the end; loyal customers never do.
  */
-export function generateHistory(customers: number, seed: number): StoredRecord[] {
+export function generateHistory(customers: number, seed: number, kinds: readonly Kind[] = KINDS): StoredRecord[] {
   const random = seededRandom(seed);
   const records: StoredRecord[] = [];
   for (let c = 0; c < customers; c += 1) {
     const id = `cus_${seed}_${c}`;
-    const kind = KINDS[Math.floor(random() * KINDS.length)]!;
+    const kind = kinds[Math.floor(random() * kinds.length)]!;
     const start = T0 + Math.floor(random() * 200 * DAY);
     let n = 0;
     const add = (name: string, at: number, extra: Record<string, unknown> = {}) => {
