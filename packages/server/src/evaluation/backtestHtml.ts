@@ -20,10 +20,11 @@ ul.warnings li { color: #9a3412; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; } figure { margin: 0; } figcaption { font-size: 13px; color: #4a5468; max-width: 360px; }
 svg.chart { background: #fff; } .plot { fill: #fafbfd; stroke: #c9d0dc; } .grid { stroke: #eceff5; }
 .tick { font-size: 10px; fill: #4a5468; } .axis { font-size: 11px; fill: #1d2330; } .legend { font-size: 11px; }
-polyline { fill: none; stroke-width: 2; } .curve { stroke: #2456c7; } text.curve { fill: #2456c7; stroke: none; }
-.chance { stroke: #98a2b3; stroke-dasharray: 4 4; stroke-width: 1; } text.chance { fill: #667085; stroke: none; }
+polyline { fill: none; stroke-width: 2; } .curve { stroke: #2456c7; } text.curve { fill: #2456c7; }
+.chance { stroke: #98a2b3; stroke-dasharray: 4 4; stroke-width: 1; } text.chance { fill: #667085; }
 .observed circle { fill: #c2410c; } text.observed { fill: #c2410c; }
 .bar { fill: #2456c7; } .reference { stroke: #98a2b3; stroke-dasharray: 4 4; }
+text.legend { paint-order: stroke; stroke: #fafbfd; stroke-width: 4px; stroke-dasharray: none; }
 `;
 
 const figuresRow = (label: string, m: EvaluationMetrics) =>
