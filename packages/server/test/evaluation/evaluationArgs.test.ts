@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DAY_MS } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/runCli.js';
 import { defaultWindow, parseEvaluationArgs, parseHoldout } from '../../src/evaluation/evaluationArgs.js';
 import { formatDurationText, formatInstant, parseDateText, parseDurationText } from '../../src/evaluation/timeText.js';
 
@@ -84,5 +85,20 @@ describe('time texts', () => {
         expect(parseDurationText(formatDurationText(hours * 3_600_000))).toBe(hours * 3_600_000);
       }),
     );
+  });
+});
+
+describe('help', () => {
+  it('tenure --help lists backtest and tune; each prints its own help and exits 0', async () => {
+    let out = '';
+    const io = { stdout: (t: string) => void (out += t), stderr: (t: string) => void (out += t) };
+    expect((await runCli(['--help'], {}, io)).code).toBe(0);
+    expect(out).toMatch(/^  backtest {4}Measure the risk score/m);
+    expect(out).toMatch(/^  tune {8}Tune the weights/m);
+    for (const command of ['backtest', 'tune']) {
+      out = '';
+      expect((await runCli([command, '--help'], {}, io)).code).toBe(0);
+      expect(out.startsWith(`Usage: tenure ${command} --events <file>`)).toBe(true);
+    }
   });
 });
