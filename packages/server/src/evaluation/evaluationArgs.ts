@@ -105,7 +105,8 @@ export function parseEvaluationArgs(command: EvaluationCommand, argv: readonly s
   if (typeof stepMs === 'string') return fail(stepMs);
   let lapseMs: number | undefined;
   if (text('lapse') !== undefined) {
-    const lapse = text('lapse') === '0d' ? 0 : duration('lapse', '3d');
+    // No allowance at all is a valid lapse (a period past its end is lapsed at once).
+    const lapse = /^0+[hdw]$/.test(text('lapse')!) ? 0 : duration('lapse', '3d');
     if (typeof lapse === 'string') return fail(lapse);
     lapseMs = lapse;
   }

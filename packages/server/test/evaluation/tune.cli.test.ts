@@ -71,5 +71,10 @@ describe('tenure tune (process)', () => {
     const parsed = parseConfigFile(JSON.parse(readFileSync(out, 'utf8')));
     expect(parsed.ok && parsed.value.config).toEqual(DEFAULT_CONFIG);
     expect(parsed.ok && parsed.value.calibration?.positives).toBe(0);
+
+    // --json: the same outcome for machines.
+    const json = await runTenure(['tune', '--events', events, '--out', out, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ improved: false, reason: 'No weight change improved the training ROC AUC.', out, holdout: { start: { churned: 0, roc_auc: null }, tuned: null } });
   });
 });
