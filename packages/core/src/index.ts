@@ -73,6 +73,8 @@ export { MONTH_MS, BILLING_PERIOD_MONTHS, periodMonths, monthlyValueUsd, monthly
 // --- Configuration ---
 export { DEFAULT_CONFIG, DAY_MS, resolveConfig } from './config/defaultConfig.js';
 export type { TenureConfig, ConfigOverrides } from './config/defaultConfig.js';
+export { CONFIG_FILE_VERSION, configFileSchema, parseConfigFile, toConfigFile } from './config/configFile.js';
+export type { ConfigFile } from './config/configFile.js';
 
 // --- Risk ---
 export { RISK_BANDS } from './risk/risk.js';
@@ -152,7 +154,7 @@ export { vcAdjustmentSchema, virtualCurrencyTransactionEventSchema } from './cre
 export type { VcAdjustment, VirtualCurrencyTransactionEvent } from './credits/virtualCurrencyTransactionEvent.js';
 
 // --- Evaluation: backtest and calibration ---
-export { backtest, evaluateHistogram, resolveCutoffs, MIN_POSITIVES, MAX_CUTOFFS } from './evaluation/backtest.js';
+export { backtest, evaluateHistogram, historySpan, resolveCutoffs, MIN_POSITIVES, MAX_CUTOFFS } from './evaluation/backtest.js';
 export type { BacktestOptions, BacktestReport, EvaluationMetrics, SignalCoverage } from './evaluation/backtest.js';
 export { walkCutoffs } from './evaluation/walkCutoffs.js';
 export type { WalkVisitor, WalkSummary } from './evaluation/walkCutoffs.js';

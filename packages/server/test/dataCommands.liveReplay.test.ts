@@ -1,22 +1,19 @@
 // `tenure replay` in one process while a live `tenure serve` on the same SQLite file receives
 // webhooks in another: every acknowledged event is applied exactly once, and afterwards every
 // subscriber equals the fold of all its events (replay never overwrites a concurrent update).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { DEFAULT_CONFIG, foldEventsByCustomer, recordActivity, type HandledEvent, type Subscriber } from '@tenure/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/openStore.js';
 import { DAY, T0 } from './helpers/fixtures.js';
+import { runTenure } from './helpers/runTenure.js';
 import { answered, sendAll } from './durability/sendAll.js';
 import { killServes, startServe } from './durability/serveProcess.js';
 import { generateStories, handledEvent, seededRandom, shuffled } from './durability/webhookStream.js';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 // Two fixed instants, so each row tells who materialized it last: the service or the replay.
 const SERVE_NOW = T0 + 400 * DAY;
 const REPLAY_NOW = T0 + 401 * DAY;
@@ -26,24 +23,6 @@ afterEach(async () => {
   await killServes();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-/** Runs `tenure <args>` from source in a child process; resolves with its exit code and output. */
-function runTenure(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string> = {};
-  for (const key of ['PATH', 'HOME', 'TMPDIR']) if (process.env[key] !== undefined) env[key] = process.env[key]!;
-  const child = spawn(process.execPath, ['--conditions=@tenure/source', '--import', 'tsx', cli, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-  child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  return new Promise((resolve) =>
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-}
 
 const eventsOf = (stories: ReturnType<typeof generateStories>) =>
   stories.flatMap((s) => s.bodies.map(handledEvent)).filter((e): e is HandledEvent => e !== undefined);

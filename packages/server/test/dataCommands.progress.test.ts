@@ -63,6 +63,13 @@ describe('createProgressReporter', () => {
     expect(out[0]).toBe('\rreplay [############------------]  50% \x1b[K');
   });
 
+  it('does not cut the line to nothing on a terminal that reports no width (0 columns)', () => {
+    const out: string[] = [];
+    const progress = createProgressReporter({ label: 'replay', unit: 'subscribers', write: (s) => void out.push(s), tty: true, now: () => 1_000, columns: 0 });
+    progress.update(500, 1_000);
+    expect(out[0]).toMatch(/^\rreplay \[#{12}-{12}\]  50% 500\/1,000 subscribers/);
+  });
+
   it('prints only the summary when plain lines are off', () => {
     const s = sink(false, { plainEveryMs: 0 });
     s.advance(60_000);

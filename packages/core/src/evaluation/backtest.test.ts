@@ -82,4 +82,15 @@ describe('backtest', () => {
     expect(ats.at(-1)! + 30 * DAY).toBeLessThanOrEqual(T0 + 90 * DAY);
     expect(ats[1]! - ats[0]!).toBe(7 * DAY);
   });
+
+  it('feeds a progress callback, monotone up to its total, without changing a figure', () => {
+    const records = population(20);
+    const options = { from: T0 + 35 * DAY, to: T0 + 45 * DAY, step_ms: 5 * DAY };
+    const seen: [number, number][] = [];
+    const report = backtest(records, { ...options, onProgress: (done, total) => seen.push([done, total]) });
+    expect(report).toEqual(backtest(records, options));
+    expect(seen.length).toBeGreaterThan(1);
+    for (let i = 1; i < seen.length; i += 1) expect(seen[i]![0]).toBeGreaterThanOrEqual(seen[i - 1]![0]);
+    expect(seen.at(-1)).toEqual([6, 6]);
+  });
 });

@@ -35,6 +35,8 @@ export interface BacktestOptions {
   config?: TenureConfig;
   /** A calibration to judge (its Brier score); without it, the report's own fit is used (in-sample). */
   calibration?: Calibration;
+  /** Called as the walk goes (`done` of `total` steps, monotone, ending at `total`): a progress bar's feed. Changes no figure. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** The figures of one set of outcomes (one cutoff, or all pooled). */
@@ -97,8 +99,14 @@ export function evaluateHistogram(histogram: ScoreHistogram, bands: TenureConfig
 
 const isInstant = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n);
 
-/** The history's first and last record times, or null when it has none. */
-function historySpan(records: readonly StoredRecord[]): { first: number; last: number } | null {
+/**
+ * Given a history, returns its first and last record times (events and activity), or null when it
+ * has none. Pure.
+ *
+ * @example
+ * historySpan(records); // { first: 1_767_225_600_000, last: 1_798_761_600_000 }
+ */
+export function historySpan(records: readonly StoredRecord[]): { first: number; last: number } | null {
   let first = Infinity;
   let last = -Infinity;
   for (const r of records) {
@@ -182,6 +190,7 @@ export function backtest(records: readonly StoredRecord[], options: BacktestOpti
       return risk.score;
     },
     label: (index, score, churned) => addSample(histograms[index]!, score, churned),
+    ...(options.onProgress === undefined ? {} : { progress: options.onProgress }),
   });
 
   const pooledHistogram = mergeHistograms(histograms);

@@ -47,6 +47,7 @@ describe('tune', () => {
     expect(training.tuned.roc_auc!).toBeGreaterThan(training.start.roc_auc!);
     // The veterans have not bought anything for months: it learned to weigh inactivity more.
     expect(config.risk.inactivity_cap).toBeGreaterThan(DEFAULT_CONFIG.risk.inactivity_cap);
+    expect(result.value.candidate).toBe(config);
   });
 
   it('splits by time: the horizon of every training cutoff ends before the first holdout cutoff', () => {
@@ -67,11 +68,23 @@ describe('tune', () => {
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.value.improved).toBe(false);
     expect(result.value.config).toBe(DEFAULT_CONFIG);
+    // Nothing improved the training ROC AUC: the best weights found are the starting ones.
+    expect(result.value.candidate).toBe(DEFAULT_CONFIG);
     expect(result.value.reason).toMatch(/No weight change|holdout/);
   });
 
   it('refuses a holdout share outside 0..1 and a split with no training cutoff', () => {
     expect(tune(veteransLeave(4), { ...options, holdout: 1 })).toMatchObject({ ok: false, errors: [{ field: 'holdout' }] });
     expect(tune(veteransLeave(4), { ...options, from: T0 + 250 * DAY, to: T0 + 290 * DAY, holdout: 0.9 })).toMatchObject({ ok: false, errors: [{ field: 'holdout' }] });
+  });
+
+  it('feeds a progress callback, monotone up to its total, without changing the result', () => {
+    const records = veteransLeave(40);
+    const seen: [number, number][] = [];
+    const tuned = tune(records, { ...options, onProgress: (done, total) => seen.push([done, total]) });
+    expect(tuned).toEqual(tune(records, options));
+    for (let i = 1; i < seen.length; i += 1) expect(seen[i]![0]).toBeGreaterThanOrEqual(seen[i - 1]![0]);
+    const [done, total] = seen.at(-1)!;
+    expect(done).toBe(total);
   });
 });

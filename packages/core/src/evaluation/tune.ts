@@ -10,7 +10,7 @@ import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import type { StoredRecord } from '../store/subscriberStore.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { SUBSCRIBER_STATES } from '../subscriber/subscriber.js';
-import { resolveCutoffs, type BacktestOptions } from './backtest.js';
+import { historySpan, resolveCutoffs, type BacktestOptions } from './backtest.js';
 import { DEFAULT_LAPSE_MS } from './churnOutcome.js';
 import { rocAuc } from './rankMetrics.js';
 import { addSample, emptyHistogram, histogramTotals, type ScoreHistogram } from './scoreHistogram.js';
@@ -36,6 +36,8 @@ export interface SplitScore {
 export interface TuneReport {
   /** The config to use: the tuned one, or the starting one when tuning did not improve the holdout. */
   config: TenureConfig;
+  /** The best weights the search found on the training cutoffs, kept or not (`config` when improved). */
+  candidate: TenureConfig;
   improved: boolean;
   /** Why the starting config was kept, when it was. */
   reason: string | null;
@@ -122,14 +124,7 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
   if (!Number.isSafeInteger(rounds) || rounds < 1 || rounds > 50) return err({ field: 'rounds', message: 'Expected a whole number from 1 to 50' });
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed)) return err({ field: 'seed', message: 'Expected a whole number' });
-  let first = Infinity;
-  let last = -Infinity;
-  for (const r of records) {
-    const at = r.kind === 'event' ? r.event.event_timestamp_ms : r.at;
-    first = Math.min(first, at);
-    last = Math.max(last, at);
-  }
-  const resolved = resolveCutoffs(options, first === Infinity ? null : { first, last });
+  const resolved = resolveCutoffs(options, historySpan(records));
   if (!resolved.ok) return resolved;
   const cutoffs = resolved.value;
   const horizon = options.horizon_ms ?? 30 * DAY_MS;
@@ -146,6 +141,10 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
   const holdout: Sample[] = [];
   const isHoldout = new Set(holdoutCutoffs.map((_, i) => cutoffs.length - holdoutCount + i));
   const isTraining = new Set(trainingCutoffs.map((at) => cutoffs.indexOf(at)));
+  // Progress: the walk's steps, then one per knob visited in each round (a round that moves nothing ends the search).
+  const walkSteps = cutoffs.length * 2;
+  const total = walkSteps + rounds * KNOBS.length;
+  const onProgress = options.onProgress;
   walkCutoffs<Sample | null>(records, cutoffs, horizon, options.lapse_ms ?? DEFAULT_LAPSE_MS, {
     assess: (index, subscriber, at) => (isHoldout.has(index) || isTraining.has(index) ? { subscriber, at, churned: false } : null),
     label: (index, sample, churned) => {
@@ -153,6 +152,7 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
       sample.churned = churned;
       (isHoldout.has(index) ? holdout : training).push(sample);
     },
+    ...(onProgress === undefined ? {} : { progress: (done: number) => onProgress(done, total) }),
   });
 
   const start = options.config ?? DEFAULT_CONFIG;
@@ -168,7 +168,8 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
       const j = Math.floor(random() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
-    for (const k of order) {
+    for (const [visited, k] of order.entries()) {
+      onProgress?.(walkSteps + round * KNOBS.length + visited, total);
       const knob = KNOBS[k]!;
       for (const direction of [1, -1]) {
         // Keep stepping while it helps.
@@ -187,11 +188,13 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
     }
     if (!moved) break;
   }
+  onProgress?.(total, total);
 
   const startHoldout = scoreSplit(holdout, start);
   const tunedHoldout = scoreSplit(holdout, best);
   const report = (config: TenureConfig, improved: boolean, reason: string | null): TuneReport => ({
     config,
+    candidate: best,
     improved,
     reason,
     training: { cutoffs: trainingCutoffs, start: scoreSplit(training, start), tuned: scoreSplit(training, best) },

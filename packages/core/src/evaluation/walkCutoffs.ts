@@ -18,6 +18,8 @@ export interface WalkVisitor<T> {
   assess(index: number, subscriber: Subscriber, at: number): T;
   /** The outcome of a kept value: whether the subscriber churned in [cutoff, cutoff + horizon). */
   label(index: number, value: T, churned: boolean): void;
+  /** Called after each of the `total` steps (two per cutoff: its assessment, its label), e.g. to draw a progress bar. */
+  progress?(done: number, total: number): void;
 }
 
 /** What the walk saw. */
@@ -114,7 +116,10 @@ export function walkCutoffs<T>(
     }
   };
 
+  let done = 0;
   for (const instant of instants) {
+    if (done > 0) visitor.progress?.(done, instants.length);
+    done += 1;
     advanceTo(instant.at);
     const cutoff = cutoffs[instant.index]!;
     if (!instant.label) {
@@ -135,5 +140,6 @@ export function walkCutoffs<T>(
       visitor.label(instant.index, live.values[i]!, churned);
     }
   }
+  visitor.progress?.(instants.length, instants.length);
   return { events: events.length, duplicates: raw.length - events.length + activityDuplicates, activity: activity.length, customers: holders.size };
 }

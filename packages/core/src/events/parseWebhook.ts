@@ -25,11 +25,19 @@ const isHandledType = (type: string): type is HandledEventType => Object.hasOwn(
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** One error per field (the first issue zod reports for it), in the order zod found them. */
-function toFieldErrors(prefix: string, error: z.ZodError): FieldError[] {
+/**
+ * Given a path prefix and a zod error, returns one error per field (the first issue zod reports for
+ * it), in the order zod found them; `field` is the dotted path under the prefix (`event.app_user_id`),
+ * and `root` (default the prefix) for the value itself. Pure.
+ *
+ * @example
+ * toFieldErrors('event', result.error); // [{ field: 'event.id', message: '...' }]
+ */
+export function toFieldErrors(prefix: string, error: z.ZodError, root = prefix): FieldError[] {
   const byField = new Map<string, FieldError>();
   for (const issue of error.issues) {
-    const field = [prefix, ...issue.path.map(String)].join('.');
+    const path = issue.path.map(String);
+    const field = path.length === 0 ? root : prefix === '' ? path.join('.') : [prefix, ...path].join('.');
     if (!byField.has(field)) byField.set(field, { field, message: issue.message });
   }
   return [...byField.values()];

@@ -10,8 +10,11 @@ Commands:
   import      Read NDJSON events into the store (idempotent: duplicates are counted, not applied)
   backfill    Read a RevenueCat project's customers over API v2 into the store (resumable;
               the key from REVENUECAT_API_KEY)
+  backtest    Measure the risk score on a history file: ROC AUC, PR AUC, Brier, lift per band,
+              per cutoff and pooled (--html writes a report page); reads no store
+  tune        Tune the weights on a history file, prove them on a later holdout, write a config file
 
-Each command takes --store / DATABASE_URL (default sqlite:./data/tenure.db) and --help.
+Each store command takes --store / DATABASE_URL (default sqlite:./data/tenure.db); each command takes --help.
 
 Options:
   -h, --help     Show help (also: tenure <command> --help)

@@ -9,6 +9,7 @@ import { startRetentionServer, type RunningRetentionServer } from '../server/sta
 import { describeStoreSpec, errorLine, openStore, parseStoreSpec, redactStoreText, sandboxStoreSpec } from '../store/openStore.js';
 import { runBackfillCommand } from '../backfill/runBackfillCommand.js';
 import { runDataCommand } from './dataCommands.js';
+import { runEvaluationCommand } from '../evaluation/runEvaluationCommand.js';
 import { MAIN_HELP, SERVE_HELP } from './helpText.js';
 import { parseServeArgs, type ServeConfig } from './serveConfig.js';
 import { VERSION } from './version.js';
@@ -46,6 +47,7 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return io.stdout(MAIN_HELP), { code: 0 };
   if (command === 'replay' || command === 'export' || command === 'import') return runDataCommand(command, rest, env, io);
   if (command === 'backfill') return { code: await runBackfillCommand(rest, env, io) };
+  if (command === 'backtest' || command === 'tune') return runEvaluationCommand(command, rest, io);
   if (command !== 'serve') return io.stderr(`Unknown command "${command}".\n\n${MAIN_HELP}`), { code: 2 };
 
   const parsed = parseServeArgs(rest, env);

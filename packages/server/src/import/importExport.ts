@@ -1,6 +1,6 @@
 /**
  * `tenure import --format revenuecat-export`: rows of a version 5 export into a store. Each row is
- * checked (`parseExportRow`), turned into real-format webhook events (`deriveEvents`: what
+ * checked (`parseExportRow`), turned into real-format webhook events (`exportEventBatches`, `deriveEvents`: what
  * `parseWebhook` returns for them, a property test holds, so they are not parsed a second time), and
  * applied through the store in batches (one transaction each), so an imported subscriber is exactly
  * what those webhooks would have built, and the store's dedupe by event id makes importing again
@@ -8,32 +8,15 @@
  */
 import type { HandledEvent, StoreContext, SubscriberStore, TenureConfig } from '@tenure/core';
 import type { Clock } from '../clock/clock.js';
-import type { Rejection } from '../cli/storeData/importRecords.js';
-import { createExportDeriver, eventsOfLatestRow, type DerivedEvent } from './deriveEvents.js';
-import { parseExportRow } from './exportRow.js';
+import { emptyRowTally, exportEventBatches, type ExportRowTally } from './exportEvents.js';
 import type { ExportReader } from './readExport.js';
 
-/** What an export import did. */
-export interface ExportImportReport {
-  /** Data rows read (the header is not one). */
-  rows: number;
-  /** Customers (`rc_original_app_user_id`) and subscriptions (customer + `original_store_transaction_id`) imported. */
-  customers: number;
-  subscriptions: number;
-  /** Sandbox rows left out (no sandbox store: without `--include-sandbox`). */
-  sandbox_skipped: number;
-  /** Sandbox rows imported into the sandbox store (kept apart from production, like sandbox webhooks). */
-  sandbox_rows: number;
+/** What an export import did: what the rows held, and what the store did with their events. */
+export interface ExportImportReport extends ExportRowTally {
   /** Events derived and stored now, already stored (an earlier import or webhook with the same id), or of a type the core does not apply yet. */
   new: number;
   duplicate: number;
   ignored: number;
-  /** Rows skipped as bad, with line number and reason (the first `maxRejections`). */
-  rejected: number;
-  rejections: Rejection[];
-  rejections_omitted: number;
-  /** The export's instant (epoch ms): subscriptions whose effective end is at or before it are expired. */
-  as_of: number | null;
 }
 
 /** How to import an export. */
@@ -69,34 +52,7 @@ export interface ExportImportOptions {
  * if (opened.ok) await importExport(store, opened.value, { clock: wallClock(), config: DEFAULT_CONFIG });
  */
 export async function importExport(store: SubscriberStore, reader: ExportReader, options: ExportImportOptions): Promise<ExportImportReport> {
-  const batchSize = options.batchSize ?? 10_000;
-  const maxRejections = options.maxRejections ?? 10_000;
-  const report: ExportImportReport = {
-    rows: 0,
-    customers: 0,
-    subscriptions: 0,
-    sandbox_skipped: 0,
-    sandbox_rows: 0,
-    new: 0,
-    duplicate: 0,
-    ignored: 0,
-    rejected: 0,
-    rejections: [],
-    rejections_omitted: 0,
-    as_of: null,
-  };
-  const reject = (line: number, field: string, message: string) => {
-    report.rejected += 1;
-    if (report.rejections.length < maxRejections) report.rejections.push({ line, field, message });
-    else report.rejections_omitted += 1;
-  };
-  const deriver = createExportDeriver();
-  // One batch per environment: sandbox events never reach the production store.
-  let batch: HandledEvent[] = [];
-  let sandboxBatch: HandledEvent[] = [];
-  let line = 1;
-  let unreadableSeen = 0;
-
+  const report: ExportImportReport = { ...emptyRowTally(), new: 0, duplicate: 0, ignored: 0 };
   const apply = async (target: SubscriberStore, events: readonly HandledEvent[]) => {
     if (events.length === 0) return;
     const ctx: StoreContext = { now: options.clock.now(), config: options.config };
@@ -105,67 +61,18 @@ export async function importExport(store: SubscriberStore, reader: ExportReader,
       else report.duplicate += 1;
     }
   };
-  const flush = async () => {
+  const batches = exportEventBatches(reader, report, {
+    sandbox: options.sandboxStore !== undefined,
+    batchSize: options.batchSize ?? 10_000,
+    maxRejections: options.maxRejections ?? 10_000,
+    ...(options.asOf === undefined ? {} : { asOf: options.asOf }),
+  });
+  for await (const batch of batches) {
     options.signal?.throwIfAborted();
-    await apply(store, batch);
-    batch = [];
-    if (options.sandboxStore !== undefined) await apply(options.sandboxStore, sandboxBatch);
-    sandboxBatch = [];
-    report.customers = deriver.customers();
-    report.subscriptions = deriver.subscriptions();
-    options.onBatch?.(report, line);
-  };
-  // Synchronous: one promise per batch, not per row.
-  const take = (events: readonly DerivedEvent[]) => {
-    for (const event of events) {
-      if (event.environment === 'SANDBOX') sandboxBatch.push(event);
-      else {
-        options.clock.observe?.(event.event_timestamp_ms);
-        batch.push(event);
-      }
-    }
-  };
-  const full = () => batch.length + sandboxBatch.length >= batchSize;
-
-  for await (const records of reader.batches) {
-    for (const record of records) {
-      line = record.line;
-      while (unreadableSeen < reader.unreadable.length) {
-        const u = reader.unreadable[unreadableSeen++];
-        if (u !== undefined) reject(u.line, 'row', u.message);
-      }
-      report.rows += 1;
-      if (record.cells.length !== reader.width) {
-        reject(line, 'row', `Expected ${reader.width} cells like the header, got ${record.cells.length}`);
-        continue;
-      }
-      const row = parseExportRow(record.cells, reader.index);
-      if (!row.ok) {
-        reject(line, row.error.field, row.error.message);
-        continue;
-      }
-      if (row.value.is_sandbox) {
-        if (options.sandboxStore === undefined) {
-          report.sandbox_skipped += 1;
-          continue;
-        }
-        report.sandbox_rows += 1;
-      }
-      take(deriver.add(row.value));
-      if (full()) await flush();
-    }
+    for (const event of batch.production) options.clock.observe?.(event.event_timestamp_ms);
+    await apply(store, batch.production);
+    if (options.sandboxStore !== undefined) await apply(options.sandboxStore, batch.sandbox);
+    options.onBatch?.(report, batch.line);
   }
-  for (const u of reader.unreadable.slice(unreadableSeen)) reject(u.line, 'row', u.message);
-  const asOf = options.asOf ?? deriver.latestUpdate();
-  report.as_of = asOf;
-  if (asOf !== null) {
-    // The latest rows' events in batches too, not one transaction holding every subscription's.
-    for (const latest of deriver.latestRows()) {
-      take(eventsOfLatestRow(latest, asOf));
-      if (full()) await flush();
-    }
-  }
-  await flush();
-  report.rejections.sort((a, b) => a.line - b.line);
   return report;
 }

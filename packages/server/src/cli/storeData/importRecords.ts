@@ -5,8 +5,8 @@
  * reason. Idempotent: importing the same lines again changes nothing.
  */
 import type { HandledEvent, StoreContext, Subscriber, SubscriberStore, TenureConfig } from '@tenure/core';
-import { parseExportLine } from '@tenure/core';
 import type { Clock } from '../../clock/clock.js';
+import { parseImportLine } from './parseImportLine.js';
 
 /** Activity calls in flight at once (different customers). */
 const ACTIVITY_CONCURRENCY = 16;
@@ -145,26 +145,19 @@ export async function importRecords(store: SubscriberStore, lines: AsyncIterable
   try {
     for await (const raw of lines) {
       lineNo += 1;
-      const text = lineNo === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
-      if (text.trim() === '') continue;
+      const line = parseImportLine(raw, lineNo);
+      if (line.kind === 'blank') continue;
       report.lines += 1;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        reject(lineNo, 'line', `Invalid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      if (line.kind === 'rejected') {
+        reject(lineNo, line.field, line.message);
         continue;
       }
-      const parsed = parseExportLine(value);
-      if (!parsed.ok) {
-        const [error] = parsed.errors;
-        reject(lineNo, error?.field ?? 'line', error?.message ?? 'Invalid line');
-        continue;
-      }
-      const record = parsed.value.record;
-      if (record === null) {
+      if (line.kind === 'ignored') {
         report.ignored += 1;
-      } else if (record.kind === 'event') {
+        continue;
+      }
+      const record = line.record;
+      if (record.kind === 'event') {
         options.clock.observe?.(record.event.event_timestamp_ms);
         events.push(record.event);
       } else {

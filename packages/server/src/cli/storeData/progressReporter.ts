@@ -118,7 +118,8 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
         if (t - lastDraw < redrawMs && drawn) return;
         // \r back to the line start, \x1b[K clears what a longer previous line left behind.
         const line = describe(done, total, detail, t - started);
-        const width = options.columns ?? Number.POSITIVE_INFINITY;
+        // A terminal that reports no width (0, e.g. a pseudo-terminal without a size) is not cut to nothing.
+        const width = options.columns !== undefined && options.columns > 0 ? options.columns : Number.POSITIVE_INFINITY;
         options.write(`\r${line.length < width ? line : line.slice(0, Math.max(0, width - 1))}\x1b[K`);
         drawn = true;
         lastDraw = t;
