@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { calibrate } from '../evaluation/calibrate.js';
+import { addSample, emptyHistogram } from '../evaluation/scoreHistogram.js';
+import { DAY_MS } from './defaultConfig.js';
+import { parseConfigFile, resolveConfigFile, validateConfigFile } from './configFile.js';
+
+const T = 1_767_225_600_000;
+const samplesArb = fc.array(fc.record({ score: fc.integer({ min: 0, max: 100 }), churned: fc.boolean() }), { maxLength: 80 });
+const calibrationArb = fc.tuple(samplesArb, fc.integer({ min: 1, max: 365 }), fc.integer({ min: 0, max: 365 })).map(([samples, horizonDays, windowDays]) => {
+  const h = emptyHistogram();
+  for (const s of samples) addSample(h, s.score, s.churned);
+  return { ...calibrate(h, horizonDays * DAY_MS), window: { from: T, to: T + windowDays * DAY_MS } };
+});
+const bandsArb = fc.uniqueArray(fc.integer({ min: 0, max: 100 }), { minLength: 3, maxLength: 3 }).map((v) => {
+  const [medium, high, critical] = [...v].sort((a, b) => a - b);
+  return { critical: critical!, high: high!, medium: medium! };
+});
+
+describe('the configuration file', () => {
+  it('accepts every calibration `calibrate` returns, with its window, unchanged', () => {
+    fc.assert(
+      fc.property(calibrationArb, (calibration) => {
+        const parsed = parseConfigFile(JSON.stringify({ calibration }));
+        expect(parsed.ok && resolveConfigFile(parsed.value).calibration).toEqual(calibration);
+      }),
+    );
+  });
+
+  it('refuses a calibration exactly where it decreases', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 101, maxLength: 101 }), (probabilities) => {
+        const falls = probabilities.flatMap((p, s) => (s > 0 && p < probabilities[s - 1]! ? [`calibration.probabilities.${s}`] : []));
+        const result = validateConfigFile({ calibration: { horizon_ms: DAY_MS, samples: 1, positives: 0, probabilities, window: { from: T, to: T } } });
+        expect(result.ok ? [] : result.errors.map((e) => e.field)).toEqual(falls);
+      }),
+    );
+  });
+
+  it('accepts bands exactly when they are strictly ordered critical > high > medium', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), (critical, high, medium) => {
+        expect(validateConfigFile({ bands: { critical, high, medium } }).ok).toBe(critical > high && high > medium);
+      }),
+    );
+  });
+
+  it('round-trips: the effective configuration, written as JSON, parses back to itself', () => {
+    fc.assert(
+      fc.property(bandsArb, fc.option(calibrationArb, { nil: undefined }), fc.option(fc.integer({ min: 0, max: 1000 }), { nil: undefined }), (bands, calibration, hours) => {
+        const file = { bands, ...(calibration === undefined ? {} : { calibration }), ...(hours === undefined ? {} : { dispatch: { cooldown_hours: { default: hours } } }) };
+        const effective = resolveConfigFile(file);
+        const again = parseConfigFile(JSON.stringify(effective));
+        expect(again.ok && resolveConfigFile(again.value)).toEqual(effective);
+      }),
+    );
+  });
+
+  it('never throws, whatever the JSON, and names a path for every problem', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const result = validateConfigFile(value);
+        if (!result.ok) for (const e of result.errors) expect(e.field).not.toBe('');
+      }),
+    );
+  });
+});
