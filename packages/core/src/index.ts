@@ -101,7 +101,7 @@ export { AUTO_DISPATCH_BY_URGENCY, shouldAutoDispatch } from './dispatch/shouldA
 export { toAlert } from './dispatch/toAlert.js';
 export { RISK_COLORS, RISK_COLOR_BY_BAND, RISK_COLOR_HEX, RISK_COLOR_EMOJI, colorForBand, riskColor } from './dispatch/riskColor.js';
 export type { RiskColor } from './dispatch/riskColor.js';
-export { ACTION_LABELS, SIGNAL_LABELS, STORE_LABELS, storeLabel, formatMonthlyUsd, formatHorizon, formatChurnPercent, churnChanceText } from './dispatch/alertText.js';
+export { ACTION_LABELS, SIGNAL_LABELS, STORE_LABELS, storeLabel, formatMonthlyUsd, formatHorizon, formatChurnPercent, formatChurnChance, churnChanceText } from './dispatch/alertText.js';
 export { buildChatMessage } from './dispatch/buildChatMessage.js';
 export type { ChatMessage, ChatAttachment, AlertMessageOptions } from './dispatch/buildChatMessage.js';
 export { buildEmail } from './dispatch/buildEmail.js';

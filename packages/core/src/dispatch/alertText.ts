@@ -148,7 +148,18 @@ export function formatChurnPercent(probability: number): string {
  * churnChanceText(calibration, 72); // 'about 31 % chance of churning within 30 days'
  */
 export function churnChanceText(calibration: Calibration, score: number): string {
-  return `${formatChurnPercent(churnProbability(calibration, score))} chance of churning within ${formatHorizon(calibration.horizon_ms)}`;
+  return formatChurnChance(churnProbability(calibration, score), calibration.horizon_ms);
+}
+
+/**
+ * Given a churn probability and its horizon (ms), returns the sentence: "about 31 % chance of
+ * churning within 30 days" (`formatChurnPercent`, `formatHorizon`). Pure.
+ *
+ * @example
+ * formatChurnChance(0.31, 30 * 86_400_000); // 'about 31 % chance of churning within 30 days'
+ */
+export function formatChurnChance(probability: number, horizonMs: number): string {
+  return `${formatChurnPercent(probability)} chance of churning within ${formatHorizon(horizonMs)}`;
 }
 
 /** The sender name when no `service_name` is given. */

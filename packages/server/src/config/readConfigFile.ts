@@ -1,0 +1,45 @@
+/**
+ * Reading a configuration file (`tenure serve --config FILE`, `TENURE_CONFIG`): the file's text
+ * through the core's `parseConfigFile`, so an unreadable file is one more listed problem.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseConfigFile, resolveConfigFile, type ConfigFile, type EffectiveConfig, type FieldError, type Result } from '@tenure/core';
+
+/** A configuration file larger than this is refused unread: a calibration and every rule fit in a few KB. */
+export const MAX_CONFIG_BYTES = 1_000_000;
+
+/**
+ * Given a path, resolves with the file as written and the effective configuration it gives (every
+ * unset value the default), or every problem: `file` when it cannot be read, is over 1 MB or is not JSON, else one
+ * per offending key (`bands.high`, `calibration.probabilities.42`, …). Never rejects.
+ *
+ * @example
+ * const loaded = await readConfigFile('./tenure.config.json');
+ * if (!loaded.ok) console.error(formatConfigProblems('./tenure.config.json', loaded.errors));
+ */
+export async function readConfigFile(path: string): Promise<Result<{ file: ConfigFile; effective: EffectiveConfig }, FieldError>> {
+  let text: string;
+  try {
+    const bytes = await readFile(path);
+    if (bytes.length > MAX_CONFIG_BYTES) return { ok: false, errors: [{ field: 'file', message: `larger than ${MAX_CONFIG_BYTES} bytes` }] };
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    const message = error instanceof TypeError ? 'not UTF-8 text' : `cannot read it: ${error instanceof Error ? error.message : String(error)}`;
+    return { ok: false, errors: [{ field: 'file', message }] };
+  }
+  const parsed = parseConfigFile(text.replace(/^\uFEFF/, '')); // a byte-order mark from an editor is not content
+  return parsed.ok ? { ok: true, value: { file: parsed.value, effective: resolveConfigFile(parsed.value) } } : parsed;
+}
+
+/**
+ * Given the path and the problems of a configuration file, returns the text to print: a header
+ * line, then one line per problem (path: message). Pure.
+ *
+ * @example
+ * formatConfigProblems('c.json', [{ field: 'bands.high', message: 'unknown key' }]);
+ * // 'the configuration file c.json has 1 problem:\n  bands.high: unknown key\n'
+ */
+export function formatConfigProblems(path: string, errors: readonly FieldError[]): string {
+  const header = `the configuration file ${path} has ${errors.length} problem${errors.length === 1 ? '' : 's'}:`;
+  return `${[header, ...errors.map((e) => `  ${e.field}: ${e.message}`)].join('\n')}\n`;
+}
