@@ -26,7 +26,8 @@ export interface ServeSettings {
  */
 export async function loadServeSettings(c: Pick<ServeConfig, 'configFile' | 'cooldownMs'>): Promise<({ ok: true } & ServeSettings) | { ok: false; message: string }> {
   const defaultMs = DEFAULT_COOLDOWN_HOURS * 3_600_000;
-  if (c.configFile === undefined) return { ok: true, service: {}, dispatch: { cooldownMs: c.cooldownMs ?? defaultMs }, warnings: [] };
+  // Without a file the source is `default`, also with a cooldown flag (its value shows in the config).
+  if (c.configFile === undefined) return { ok: true, service: { configSource: 'default' }, dispatch: { cooldownMs: c.cooldownMs ?? defaultMs }, warnings: [] };
   const loaded = await readConfigFile(c.configFile);
   if (!loaded.ok) return { ok: false, message: `${formatConfigProblems(c.configFile, loaded.errors)}Nothing was started. The format: docs/backtesting.md, "The configuration file".\n` };
   const { file, effective } = loaded.value;
