@@ -4,9 +4,11 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY_MS } from '@tenure/core';
+import Database from 'better-sqlite3';
+import { DAY_MS, configFingerprint, resolveConfig } from '@tenure/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/runCli.js';
+import { runDataCommand } from '../src/cli/dataCommands.js';
 import { captureCli } from './helpers/cliCapture.js';
 import { fixture, T0 } from './helpers/fixtures.js';
 
@@ -135,6 +137,47 @@ describe('tenure serve --config with a good file', () => {
       expect(await s.get('/api/config')).toMatchObject({ source: 'default', calibration: null });
     } finally {
       await s.running.close();
+    }
+  });
+});
+
+describe('tenure replay and import with the configuration file', () => {
+  it('refuse a bad file before opening the store, every problem listed', async () => {
+    const path = write('bad-rules.json', { bands: { medium: 70 }, risk: { nope: 1 } });
+    const db = join(dir, 'never-replayed.db');
+    for (const [command, args] of [['replay', []], ['import', ['-']]] as const) {
+      const c = captureCli();
+      expect((await runDataCommand(command, ['--store', `sqlite:${db}`, '--config', path, ...args], {}, { ...c.io, progressTty: false })).code).toBe(2);
+      const lines = c.err.join('').split('\n');
+      expect(lines[0]).toBe(`tenure ${command}: the configuration file ${path} has 2 problems:`);
+      expect(lines.slice(1, 3).sort()).toEqual(['  bands.medium: bands must be ordered critical > high > medium: high 60 is not above medium 70', '  risk.nope: unknown key']);
+      expect(lines[3]).toMatch(/^Nothing was started/);
+    }
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('replay scores with the rules the service runs: a service started after with the same file rescores nothing', async () => {
+    const rules = { risk: { state_base: { active: 35 } }, bands: { high: 50 } };
+    const path = write('replay-rules.json', rules);
+    const db = join(dir, 'replayed.db');
+    const first = captureCli();
+    const serve = await runCli(['serve', '--port', '0', '--store', `sqlite:${db}`, '--config', path], {}, first.io);
+    expect(first.err).toEqual([]);
+    await fetch(`${serve.running!.url}/webhook`, { method: 'POST', body: JSON.stringify(fixture('initial_purchase', { app_user_id: 'r', id: 'r1' })) });
+    await serve.running!.close();
+
+    const c = captureCli();
+    expect((await runDataCommand('replay', ['--store', `sqlite:${db}`], { TENURE_CONFIG: path }, { ...c.io, progressTty: false })).code).toBe(0);
+    const meta = new Database(db, { readonly: true });
+    expect((meta.prepare("SELECT value FROM meta WHERE key = 'config_fingerprint'").get() as { value: string }).value).toBe(configFingerprint(resolveConfig(rules)));
+    meta.close();
+
+    const again = captureCli();
+    const restarted = await runCli(['serve', '--port', '0', '--store', `sqlite:${db}`, '--config', path], {}, again.io);
+    try {
+      expect(again.logs.find((l) => l['environment'] === 'production' && 'rescored' in l)).toMatchObject({ rescored: 0 });
+    } finally {
+      await restarted.running!.close();
     }
   });
 });

@@ -4,7 +4,7 @@
  * `dispatch.cooldown_hours`, else 24 hours; a flag or variable replaces every cooldown of the file.
  */
 import { DEFAULT_COOLDOWN_HOURS, rulesOf, type ConfigCalibration, type TenureConfig } from '@tenure/core';
-import { formatConfigProblems, readConfigFile } from '../config/readConfigFile.js';
+import { configProblemsMessage, readConfigFile } from '../config/readConfigFile.js';
 import { cooldownsMsOf, type CooldownOverrides } from '../config/serviceConfig.js';
 import type { ServeConfig } from './serveConfig.js';
 
@@ -29,7 +29,7 @@ export async function loadServeSettings(c: Pick<ServeConfig, 'configFile' | 'coo
   // Without a file the source is `default`, also with a cooldown flag (its value shows in the config).
   if (c.configFile === undefined) return { ok: true, service: { configSource: 'default' }, dispatch: { cooldownMs: c.cooldownMs ?? defaultMs }, warnings: [] };
   const loaded = await readConfigFile(c.configFile);
-  if (!loaded.ok) return { ok: false, message: `${formatConfigProblems(c.configFile, loaded.errors)}Nothing was started. The format: docs/backtesting.md, "The configuration file".\n` };
+  if (!loaded.ok) return { ok: false, message: configProblemsMessage(c.configFile, loaded.errors) };
   const { file, effective } = loaded.value;
   const service = { config: rulesOf(effective), configSource: c.configFile, ...(effective.calibration === null ? {} : { calibration: effective.calibration }) };
   if (c.cooldownMs !== undefined) {

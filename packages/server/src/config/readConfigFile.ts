@@ -3,7 +3,7 @@
  * through the core's `parseConfigFile`, so an unreadable file is one more listed problem.
  */
 import { readFile } from 'node:fs/promises';
-import { parseConfigFile, resolveConfigFile, type ConfigFile, type EffectiveConfig, type FieldError, type Result } from '@tenure/core';
+import { DEFAULT_CONFIG, parseConfigFile, resolveConfigFile, rulesOf, type ConfigFile, type EffectiveConfig, type FieldError, type Result, type TenureConfig } from '@tenure/core';
 
 /** A configuration file larger than this is refused unread: a calibration and every rule fit in a few KB. */
 export const MAX_CONFIG_BYTES = 1_000_000;
@@ -42,4 +42,32 @@ export async function readConfigFile(path: string): Promise<Result<{ file: Confi
 export function formatConfigProblems(path: string, errors: readonly FieldError[]): string {
   const header = `the configuration file ${path} has ${errors.length} problem${errors.length === 1 ? '' : 's'}:`;
   return `${[header, ...errors.map((e) => `  ${e.field}: ${e.message}`)].join('\n')}\n`;
+}
+
+/**
+ * Given the path and the problems of a configuration file, returns what a command prints before it
+ * exits with code 2: the problems (`formatConfigProblems`), that nothing was started, and where the
+ * format is described. Pure.
+ *
+ * @example
+ * io.stderr(`tenure serve: ${configProblemsMessage(path, errors)}`);
+ */
+export function configProblemsMessage(path: string, errors: readonly FieldError[]): string {
+  return `${formatConfigProblems(path, errors)}Nothing was started. The format: docs/backtesting.md, "The configuration file".\n`;
+}
+
+/**
+ * Given the path of a configuration file (or undefined: none), resolves with its rules (`risk`,
+ * `bands`, `recommend`; `DEFAULT_CONFIG` without a file), or the text listing every problem. For
+ * the commands that score but do not alert (`replay`, `import`, `backfill`): they must score with
+ * the rules the service runs, or they would leave the rows scored under other ones.
+ *
+ * @example
+ * const rules = await readRules(args.configFile);
+ * if (!rules.ok) return fail(2, rules.message);
+ */
+export async function readRules(path: string | undefined): Promise<{ ok: true; config: TenureConfig } | { ok: false; message: string }> {
+  if (path === undefined) return { ok: true, config: DEFAULT_CONFIG };
+  const loaded = await readConfigFile(path);
+  return loaded.ok ? { ok: true, config: rulesOf(loaded.value.effective) } : { ok: false, message: configProblemsMessage(path, loaded.errors) };
 }
