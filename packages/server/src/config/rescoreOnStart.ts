@@ -39,6 +39,8 @@ export async function rescoreOnStart(rt: Pick<RetentionRuntime, 'store' | 'sandb
     const fields = { environment, config_source: source, config_hash: hash };
     if (!check.changed) {
       rt.logger.info({ ...fields, rescored: 0 }, `${environment} at-risk rows were scored with these rules: no rescore`);
+    } else if (check.rescored === 0) {
+      rt.logger.info({ ...fields, rescored: 0 }, `${environment} at-risk rows now follow these rules: no stored subscribers to rescore`);
     } else {
       const ms = Math.round(performance.now() - started);
       rt.logger.info({ ...fields, rescored: check.rescored, ms }, `rules changed since the ${environment} at-risk rows were scored: rescored ${check.rescored} subscribers in ${ms} ms`);
