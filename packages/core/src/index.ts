@@ -73,8 +73,8 @@ export { MONTH_MS, BILLING_PERIOD_MONTHS, periodMonths, monthlyValueUsd, monthly
 // --- Configuration ---
 export { DEFAULT_CONFIG, DAY_MS, resolveConfig } from './config/defaultConfig.js';
 export type { TenureConfig, ConfigOverrides } from './config/defaultConfig.js';
-export { CONFIG_FILE_VERSION, configFileSchema, parseConfigFile, toConfigFile } from './config/configFile.js';
-export type { ConfigFile } from './config/configFile.js';
+export { CONFIG_FILE_VERSION, configFileSchema, parseConfigFile, validateConfigFile, resolveConfigFile, rulesOf, toConfigFile, DEFAULT_COOLDOWN_HOURS } from './config/configFile.js';
+export type { ConfigFile, ConfigCalibration, CooldownTable, EffectiveConfig } from './config/configFile.js';
 
 // --- Risk ---
 export { RISK_BANDS } from './risk/risk.js';
@@ -101,7 +101,7 @@ export { AUTO_DISPATCH_BY_URGENCY, shouldAutoDispatch } from './dispatch/shouldA
 export { toAlert } from './dispatch/toAlert.js';
 export { RISK_COLORS, RISK_COLOR_BY_BAND, RISK_COLOR_HEX, RISK_COLOR_EMOJI, colorForBand, riskColor } from './dispatch/riskColor.js';
 export type { RiskColor } from './dispatch/riskColor.js';
-export { ACTION_LABELS, SIGNAL_LABELS, STORE_LABELS, storeLabel, formatMonthlyUsd } from './dispatch/alertText.js';
+export { ACTION_LABELS, SIGNAL_LABELS, STORE_LABELS, storeLabel, formatMonthlyUsd, formatHorizon, formatChurnPercent, formatChurnChance, churnChanceText } from './dispatch/alertText.js';
 export { buildChatMessage } from './dispatch/buildChatMessage.js';
 export type { ChatMessage, ChatAttachment, AlertMessageOptions } from './dispatch/buildChatMessage.js';
 export { buildEmail } from './dispatch/buildEmail.js';
@@ -199,7 +199,7 @@ export type {
 export { materializeAtRisk, configFingerprint } from './atRisk/materializeAtRisk.js';
 
 // --- Store ports ---
-export type { SubscriberStore, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, ProgressListener } from './store/subscriberStore.js';
+export type { SubscriberStore, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, ProgressListener, ConfigCheck } from './store/subscriberStore.js';
 export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
 export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger, DispatchQuery, DispatchTally } from './store/dispatchLog.js';
 export { compareTimeline, timelinePage, cursorOf } from './store/eventTimeline.js';

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_CONFIG } from '@tenure/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDataArgs } from '../src/cli/storeData/dataArgs.js';
 import { EXPORT_HELP, IMPORT_HELP, REPLAY_HELP } from '../src/cli/storeData/dataHelp.js';
@@ -20,8 +21,27 @@ describe('parseDataArgs', () => {
     expect(parseDataArgs('replay', [], {})).toEqual({
       ok: true,
       help: false,
-      args: { store: 'sqlite:./data/tenure.db', clock: { kind: 'wall' }, out: undefined, input: '-', json: false, batchSize: 1_000, format: 'ndjson', includeSandbox: false, asOf: null },
+      args: {
+        store: 'sqlite:./data/tenure.db',
+        clock: { kind: 'wall' },
+        configFile: undefined,
+        config: DEFAULT_CONFIG,
+        out: undefined,
+        input: '-',
+        json: false,
+        batchSize: 1_000,
+        format: 'ndjson',
+        includeSandbox: false,
+        asOf: null,
+      },
     });
+  });
+
+  it('takes the configuration file of replay and import from --config or TENURE_CONFIG (a flag wins); export scores nothing', () => {
+    expect(parseDataArgs('replay', ['--config', 'flag.json'], { TENURE_CONFIG: 'env.json' })).toMatchObject({ ok: true, args: { configFile: 'flag.json' } });
+    expect(parseDataArgs('import', ['x.ndjson'], { TENURE_CONFIG: 'env.json' })).toMatchObject({ ok: true, args: { configFile: 'env.json' } });
+    expect(parseDataArgs('export', [], { TENURE_CONFIG: 'env.json' })).toMatchObject({ ok: true, args: { configFile: undefined } });
+    expect(parseDataArgs('export', ['--config', 'x.json'], {}).ok).toBe(false);
   });
 
   it('reads DATABASE_URL and TENURE_CLOCK, and a flag wins over its variable', () => {

@@ -12,6 +12,7 @@ describe('GET /openapi.json', () => {
     expect(res.body.openapi).toBe('3.1.0');
     expect(Object.keys(res.body.paths).sort()).toEqual([
       '/api/at-risk',
+      '/api/config',
       '/api/dashboard/live',
       '/api/dashboard/subscribers/{customer_id}',
       '/api/dashboard/summary',
@@ -50,5 +51,20 @@ describe('GET /openapi.json', () => {
     const added = ['environment', 'original_app_user_id', 'aliases', 'ids', 'cancel_reason', 'grace_ends_at', 'auto_resume_at', 'temporary_access_until'];
     expect(subscriber.required).toEqual(expect.arrayContaining(added));
     expect(subscriber.properties.grace_ends_at.anyOf.map((t: { type: string }) => t.type)).toEqual(['integer', 'null']);
+  });
+
+  it('documents GET /api/config, and churn_probability as an optional number beside every score', async () => {
+    app = await startTestServer();
+    const doc = (await app.request('GET', '/openapi.json')).body;
+    const config = doc.paths['/api/config'].get;
+    expect(config.security).toEqual([{ bearer: [] }]);
+    const body = config.responses['200'].content['application/json'].schema;
+    expect(body.required).toEqual(['source', 'hash', 'config', 'calibration']);
+    expect(Object.keys(body.properties.config.properties)).toEqual(['risk', 'bands', 'recommend', 'dispatch', 'calibration']);
+    const json = (path: string, method = 'get') => doc.paths[path][method].responses['200'].content['application/json'].schema;
+    for (const schema of [json('/api/subscribers/{customer_id}'), json('/api/subscribers/{customer_id}/recommend'), json('/api/at-risk').properties.items.items]) {
+      expect(schema.properties.churn_probability).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });
+      expect(schema.required).not.toContain('churn_probability');
+    }
   });
 });

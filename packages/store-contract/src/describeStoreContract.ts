@@ -3,6 +3,7 @@ import { describe } from 'vitest';
 import { describeAliasContract } from './aliasContract.js';
 import { describeAtRiskContract } from './atRiskContract.js';
 import { describeCheckpointContract } from './checkpointContract.js';
+import { describeConfigContract } from './configContract.js';
 import { describeDispatchLogContract } from './dispatchLogContract.js';
 import { describeEventsContract } from './eventsContract.js';
 import { describeModelContract } from './modelContract.js';
@@ -16,7 +17,7 @@ import { resolveContractOptions, type StoreContractOptions, type StoreFactory } 
  * Given a name and a factory of empty stores, registers the store contract as vitest `describe`
  * blocks: exactly-once events (also within a batch; one transaction counts once under any id), transfers, aliases (one person under several ids), activity, reads in code point order, the
  * at-risk query (filters, order, keyset paging, default minimum score, rows moving with time, the
- * sweep, configuration changes), records, replay, the dispatch log (also by customer, since a time, and its tally), a customer's timeline, the daily snapshots, and a model-based test checking
+ * sweep, configuration changes), `ensureConfig` (one rescore per configuration change, with progress), records, replay, the dispatch log (also by customer, since a time, and its tally), a customer's timeline, the daily snapshots, and a model-based test checking
  * arbitrary histories against the core's reducers and `selectAtRisk`. Call it at the top level of a
  * test file.
  *
@@ -38,6 +39,7 @@ export function describeStoreContract(name: string, factory: StoreFactory, optio
     describeDispatchLogContract(factory, resolved);
     describeTimelineContract(factory, resolved);
     describeCheckpointContract(factory, resolved);
+    describeConfigContract(factory, resolved);
     describeModelContract(factory, resolved);
   });
 }

@@ -4,7 +4,7 @@
  * database's: unique event ids catch duplicates across replicas, per-customer advisory locks keep
  * concurrent events of one customer from losing an update, row locks order refreshes.
  */
-import { type AtRiskEntry, type AtRiskPage, type AtRiskQuery,
+import { type AtRiskEntry, type AtRiskPage, type AtRiskQuery, type ConfigCheck, type ProgressListener,
   type PositionOf, type HandledEvent, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig, type TransferEvent, type TimelineQuery } from '@tenure/core';
 import pg from 'pg';
 import { PostgresStoreError } from './postgresStoreError.js';
@@ -130,7 +130,13 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
   const t = tablesOf(schema);
   const eventsSql = writeEventsSql(t);
   const refresh = refreshSql(t);
-  const configGuard = new ConfigGuard(pool, t, (ctx) => refreshAllRows(pool, refresh, ctx.now, ctx.config));
+  const countSubscribers = async (): Promise<number> => {
+    const { rows } = await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${t.subscribers}`);
+    return rows[0]?.n ?? 0;
+  };
+  const configGuard = new ConfigGuard(pool, t, async (ctx, onProgress) =>
+    refreshAllRows(pool, refresh, ctx.now, ctx.config, onProgress, onProgress === undefined ? 0 : await countSubscribers()),
+  );
   await configGuard.load();
 
   const write = (writes: readonly EventWrite[], config: TenureConfig) => withTransaction(pool, (client) => writeEvents(client, eventsSql, writes, config));
@@ -204,10 +210,7 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
 
     list: () => streamSubscribers(pool, t),
 
-    async count() {
-      const { rows } = await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${t.subscribers}`);
-      return rows[0]?.n ?? 0;
-    },
+    count: countSubscribers,
 
     async eventCount() {
       const { rows } = await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${t.events}`);
@@ -223,6 +226,11 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
       // Every row is now built with ctx.config: no second pass for it.
       await configGuard.mark(ctx.config);
       return rebuilt;
+    },
+
+    async ensureConfig(ctx: StoreContext, onProgress?: ProgressListener): Promise<ConfigCheck> {
+      const rescored = await configGuard.ensure(ctx, onProgress);
+      return rescored === null ? { changed: false } : { changed: true, rescored };
     },
 
     async close() {

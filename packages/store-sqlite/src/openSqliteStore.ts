@@ -216,23 +216,34 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     return due.length;
   });
 
-  const rematerializeBatch = db.transaction((after: string | null, ctx: StoreContext): string | null => {
+  /** Re-materializes the batch of rows after `after`; returns the last id (null at the end) and how many. */
+  const rematerializeBatch = db.transaction((after: string | null, ctx: StoreContext): { last: string | null; count: number } => {
     const rows = after === null ? s.subscribersFirst.all(BATCH) : s.subscribersAfter.all(after, BATCH);
     for (const stored of rows) rematerialize(stored, ctx);
-    return rows.length < BATCH ? null : rows[rows.length - 1]!.customer_id;
+    return { last: rows.length < BATCH ? null : rows[rows.length - 1]!.customer_id, count: rows.length };
   });
 
-  /** Re-materializes every row when `ctx.config` is not the one the rows were built with. */
-  const ensureConfig = (ctx: StoreContext) => {
+  /**
+   * Re-materializes every row when `ctx.config` is not the one the rows were built with; returns
+   * how many (null when they were built with it), telling `onProgress` after each batch.
+   */
+  const ensureConfig = (ctx: StoreContext, onProgress?: ProgressListener): number | null => {
     const wanted = fingerprintOf(ctx.config);
-    if (wanted === fingerprint) return;
+    if (wanted === fingerprint) return null;
     s.setMeta.run(FINGERPRINT_KEY, REMATERIALIZING);
     fingerprint = REMATERIALIZING;
+    const total = onProgress === undefined ? 0 : s.countSubscribers.get()!.n;
     let cursor: string | null = null;
-    do cursor = rematerializeBatch.immediate(cursor, ctx);
-    while (cursor !== null);
+    let done = 0;
+    do {
+      const batch: { last: string | null; count: number } = rematerializeBatch.immediate(cursor, ctx);
+      done += batch.count;
+      cursor = batch.last;
+      onProgress?.(done, Math.max(total, done));
+    } while (cursor !== null);
     s.setMeta.run(FINGERPRINT_KEY, wanted);
     fingerprint = wanted;
+    return done;
   };
 
   /** Rebuilds the next batch of customers after `after` from their events; returns the last id and how many. */
@@ -366,6 +377,10 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
         await yieldTheLock(performance.now() - started); // let live writers in between batches
       }
       return done;
+    },
+    async ensureConfig(ctx, onProgress) {
+      const rescored = ensureConfig(ctx, onProgress);
+      return rescored === null ? { changed: false } : { changed: true, rescored };
     },
     async backup(destination) {
       await db.backup(destination);

@@ -2,6 +2,8 @@
 import type { STORES } from '../events/webhookSchema.js';
 import type { Action } from '../recommend/recommendation.js';
 import type { RiskBreakdown } from '../risk/risk.js';
+import { DAY_MS } from '../config/defaultConfig.js';
+import { churnProbability, type Calibration } from '../evaluation/calibrate.js';
 import type { Alert } from './delivery.js';
 
 /**
@@ -103,6 +105,61 @@ export function revenueFacts(alert: Pick<Alert, 'monthly_value_usd' | 'store'>):
   const store = alert.store ?? null;
   if (store !== null && store !== '') facts.push(['Store', storeLabel(store)]);
   return facts;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Given a horizon in ms, returns it in words: whole days ("30 days", "1 day"), else whole hours,
+ * else days with one decimal. Pure.
+ *
+ * @example
+ * formatHorizon(30 * 86_400_000); // '30 days'
+ */
+export function formatHorizon(horizonMs: number): string {
+  const days = horizonMs / DAY_MS;
+  if (Number.isInteger(days)) return days === 1 ? '1 day' : `${days} days`;
+  const hours = horizonMs / HOUR_MS;
+  if (Number.isInteger(hours)) return hours === 1 ? '1 hour' : `${hours} hours`;
+  return `${days.toFixed(1)} days`;
+}
+
+/**
+ * Given a churn probability (0–1), returns it as alerts and the dashboard show it: whole percent
+ * ("about 31 %"), "under 1 %" for a small non-zero chance and "over 99 %" short of certainty, so a
+ * rounded figure never claims 0 or 100 it is not. Pure.
+ *
+ * @example
+ * formatChurnPercent(0.3125); // 'about 31 %'
+ * formatChurnPercent(0.004); // 'under 1 %'
+ */
+export function formatChurnPercent(probability: number): string {
+  const percent = Math.round(probability * 100);
+  if (probability > 0 && percent === 0) return 'under 1 %';
+  if (probability < 1 && percent === 100) return 'over 99 %';
+  return `about ${percent} %`;
+}
+
+/**
+ * Given a calibration and a score, returns the sentence alerts carry: "about 31 % chance of churning
+ * within 30 days" (`churnProbability` at the score, within the calibration's horizon). Pure.
+ *
+ * @example
+ * churnChanceText(calibration, 72); // 'about 31 % chance of churning within 30 days'
+ */
+export function churnChanceText(calibration: Calibration, score: number): string {
+  return formatChurnChance(churnProbability(calibration, score), calibration.horizon_ms);
+}
+
+/**
+ * Given a churn probability and its horizon (ms), returns the sentence: "about 31 % chance of
+ * churning within 30 days" (`formatChurnPercent`, `formatHorizon`). Pure.
+ *
+ * @example
+ * formatChurnChance(0.31, 30 * 86_400_000); // 'about 31 % chance of churning within 30 days'
+ */
+export function formatChurnChance(probability: number, horizonMs: number): string {
+  return `${formatChurnPercent(probability)} chance of churning within ${formatHorizon(horizonMs)}`;
 }
 
 /** The sender name when no `service_name` is given. */

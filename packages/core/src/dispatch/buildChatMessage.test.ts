@@ -19,6 +19,9 @@ const alertWith = (overrides: Partial<Alert> = {}, score = 85, band: RiskBand = 
   ...overrides,
 });
 
+/** A calibration: 0.31 at score 62, 0.5 from 80 up (scores 0..100). */
+const calibration = { horizon_ms: 30 * 86_400_000, samples: 900, positives: 120, probabilities: Array.from({ length: 101 }, (_, s) => (s >= 80 ? 0.5 : s >= 62 ? 0.3125 : 0.05)) };
+
 /** Every text string of the message: fallback and each text object of every block. */
 function texts(message: ChatMessage): string[] {
   const found: string[] = [message.text];
@@ -136,5 +139,14 @@ describe('buildChatMessage', () => {
 
   it('shows a missing product as none', () => {
     expect(allText(buildChatMessage(alertWith({ product_id: null })))).toContain('*Product*\n_none_');
+  });
+
+  it('says the churn probability of the score in the fallback, the section and the score field when a calibration is given', () => {
+    const message = buildChatMessage(alertWith(), { calibration });
+    expect(message.text).toContain('critical risk (score 85 · about 50 % chance of churning within 30 days) for user_42');
+    const section = message.blocks[1] as { text: { text: string }; fields: { text: string }[] };
+    expect(section.text.text).toBe('Subscriber *user_42* is at *critical* risk with a score of *85*/100 · about 50 % chance of churning within 30 days.');
+    expect(section.fields[0]!.text).toBe('*Risk score*\n:red_circle: 85 (critical) · about 50 % chance of churning within 30 days');
+    expect(allText(buildChatMessage(alertWith()))).not.toMatch(/churning/);
   });
 });

@@ -1,6 +1,7 @@
 /** The chat rendering of an alert: a Slack incoming-webhook payload in Block Kit. */
 import type { ChatBlock } from './blockKit.js';
-import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, escapeMrkdwn, revenueFacts, signed } from './alertText.js';
+import type { Calibration } from '../evaluation/calibrate.js';
+import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, churnChanceText, escapeMrkdwn, revenueFacts, signed } from './alertText.js';
 import type { Alert } from './delivery.js';
 import { RISK_COLOR_EMOJI, RISK_COLOR_HEX, colorForBand } from './riskColor.js';
 
@@ -24,6 +25,11 @@ export interface AlertMessageOptions {
   service_name?: string | undefined;
   /** A link to the subscriber in the team's tools. */
   link?: string | undefined;
+  /**
+   * The service's calibration: when given, the message says the churn probability of the score
+   * ("about 31 % chance of churning within 30 days", `churnChanceText`); without it, nothing changes.
+   */
+  calibration?: Calibration | undefined;
 }
 
 /** A Slack link target: the three control characters escaped, and `|` encoded so it cannot end the URL. */
@@ -37,7 +43,9 @@ function slackUrl(url: string): string {
  * risk, "$9.99/mo", and the store when known: at most 8 section fields, under Slack's 10), and one attachment
  * whose colour bar (and the emoji beside the score) marks the risk by the colour of its band (`colorForBand`, so the
  * configured bands decide it), holding the
- * reason and every signal of the breakdown. User-provided strings are mrkdwn-escaped. Pure.
+ * reason and every signal of the breakdown. With `options.calibration`, the fallback text, the
+ * section and the score field add the churn probability ("score 72 · about 31 % chance of churning
+ * within 30 days"). User-provided strings are mrkdwn-escaped. Pure.
  *
  * @example
  * const message = buildChatMessage(alert, { service_name: 'acme-retention' });
@@ -54,9 +62,10 @@ export function buildChatMessage(alert: Alert, options: AlertMessageOptions = {}
   const reason = escapeMrkdwn(recommendation.reason);
   const money = revenueFacts(alert).map(([label, value]) => [label, escapeMrkdwn(value)] as const);
   const moneyNote = money.length === 0 ? '' : ` (${money.map(([, value]) => value).join(', ')})`;
+  const chance = options.calibration === undefined ? '' : ` · ${churnChanceText(options.calibration, risk.score)}`;
 
   const text =
-    `${emoji} ${risk.band} risk (score ${risk.score}) for ${customer}${moneyNote}: ` +
+    `${emoji} ${risk.band} risk (score ${risk.score}${chance}) for ${customer}${moneyNote}: ` +
     `${recommendation.action} (${recommendation.urgency}). ${reason}`;
 
   const blocks: ChatBlock[] = [
@@ -65,10 +74,10 @@ export function buildChatMessage(alert: Alert, options: AlertMessageOptions = {}
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: `Subscriber *${customer}* is at *${risk.band}* risk with a score of *${risk.score}*/100.`,
+        text: `Subscriber *${customer}* is at *${risk.band}* risk with a score of *${risk.score}*/100${chance}.`,
       },
       fields: [
-        { type: 'mrkdwn', text: `*Risk score*\n${emoji} ${risk.score} (${risk.band})` },
+        { type: 'mrkdwn', text: `*Risk score*\n${emoji} ${risk.score} (${risk.band})${chance}` },
         { type: 'mrkdwn', text: `*State*\n${alert.state}` },
         { type: 'mrkdwn', text: `*Action*\n${action} (\`${recommendation.action}\`)` },
         { type: 'mrkdwn', text: `*Urgency*\n${recommendation.urgency}` },

@@ -19,6 +19,9 @@ const alertWith = (overrides: Partial<Alert> = {}, score = 62, band: RiskBand = 
   ...overrides,
 });
 
+/** A calibration: 0.31 at score 62, 0.5 from 80 up (scores 0..100). */
+const calibration = { horizon_ms: 30 * 86_400_000, samples: 900, positives: 120, probabilities: Array.from({ length: 101 }, (_, s) => (s >= 80 ? 0.5 : s >= 62 ? 0.3125 : 0.05)) };
+
 describe('buildEmail', () => {
   it('puts the service, band, score, action and customer in the subject', () => {
     expect(buildEmail(alertWith()).subject).toBe('[tenure] high risk (62): Loyalty discount for user_42');
@@ -115,5 +118,15 @@ describe('buildEmail', () => {
 
   it('shows a missing product as none', () => {
     expect(buildEmail(alertWith({ product_id: null })).text).toContain('Product: none');
+  });
+
+  it('says the churn probability of the score in text and HTML when a calibration is given, and nothing without', () => {
+    const { subject, text, html } = buildEmail(alertWith(), { calibration });
+    expect(text).toContain('Risk band: high\nChurn probability: about 31 % chance of churning within 30 days\n');
+    expect(html).toContain('with a score of <strong>62</strong>/100: about 31 % chance of churning within 30 days.</p>');
+    expect(html).toContain('<th align="left" style="padding:2px 12px 2px 0">Churn probability</th><td>about 31 % chance of churning within 30 days</td>');
+    expect(subject).toBe(buildEmail(alertWith()).subject);
+    const without = buildEmail(alertWith());
+    expect(without.text + without.html).not.toMatch(/[Cc]hurn/);
   });
 });

@@ -1,5 +1,5 @@
 /** The email rendering of an alert, for the app's team. */
-import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, escapeHtml, formatMonthlyUsd, revenueFacts, signed } from './alertText.js';
+import { ACTION_LABELS, DEFAULT_SERVICE_NAME, SIGNALS, SIGNAL_LABELS, churnChanceText, escapeHtml, formatMonthlyUsd, revenueFacts, signed } from './alertText.js';
 import type { AlertMessageOptions } from './buildChatMessage.js';
 import type { Alert } from './delivery.js';
 import { RISK_COLOR_HEX, colorForBand } from './riskColor.js';
@@ -21,7 +21,8 @@ function oneLine(text: string): string {
  * message: subscriber, score, band (and its colour), state, product, the revenue at risk and the store
  * (when known; the subject ends with the figure), action, urgency, reason and every signal of the
  * breakdown, as a one-line subject, plain text and HTML in which every interpolated value is
- * HTML-escaped. Pure.
+ * HTML-escaped. With `options.calibration`, the text and HTML add the churn probability of the score
+ * ("Churn probability: about 31 % chance of churning within 30 days"). Pure.
  *
  * @example
  * const { subject, text, html } = buildEmail(alert, { link: 'https://admin.example.com/u/42' });
@@ -40,10 +41,12 @@ export function buildEmail(alert: Alert, options: AlertMessageOptions = {}): Ema
     `[${service}] ${risk.band} risk (${risk.score}): ${action} for ${alert.customer_id}${money}`,
   );
 
+  const chance = options.calibration === undefined ? null : churnChanceText(options.calibration, risk.score);
   const facts: [string, string][] = [
     ['Subscriber', alert.customer_id],
     ['Risk score', `${risk.score}/100 (${color})`],
     ['Risk band', risk.band],
+    ...(chance === null ? [] : [['Churn probability', chance] as [string, string]]),
     ['State', alert.state],
     ['Product', product],
     ...revenueFacts(alert),
@@ -76,7 +79,7 @@ export function buildEmail(alert: Alert, options: AlertMessageOptions = {}): Ema
     '<html><body style="font-family:sans-serif">',
     `<div style="border-left:6px solid ${hex};padding-left:12px">`,
     `<h2>Retention alert: ${escapeHtml(action)}</h2>`,
-    `<p><strong>${escapeHtml(alert.customer_id)}</strong> is at <strong style="color:${hex}">${escapeHtml(risk.band)}</strong> risk with a score of <strong>${risk.score}</strong>/100.</p>`,
+    `<p><strong>${escapeHtml(alert.customer_id)}</strong> is at <strong style="color:${hex}">${escapeHtml(risk.band)}</strong> risk with a score of <strong>${risk.score}</strong>/100${chance === null ? '' : `: ${escapeHtml(chance)}`}.</p>`,
     `<table>${facts.map(row).join('')}</table>`,
     `<p><strong>Reason:</strong> ${escapeHtml(recommendation.reason)}</p>`,
     '<h3>Score breakdown</h3>',

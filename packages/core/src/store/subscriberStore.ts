@@ -54,6 +54,12 @@ export type StoredRecord =
 export type ProgressListener = (done: number, total: number) => void;
 
 /**
+ * What `ensureConfig` found: the rows were already built with the configuration (`changed: false`),
+ * or they were built with another one and `rescored` rows were re-materialized.
+ */
+export type ConfigCheck = { changed: false } | { changed: true; rescored: number };
+
+/**
  * Persistence of the webhook stream and its projections: events appended exactly once (unique by
  * `event.id`) together with the subscriber and its at-risk row, in one transaction. Async so any
  * backend fits.
@@ -113,6 +119,14 @@ export interface SubscriberStore {
    * number of subscribers rebuilt.
    */
   replay(ctx: StoreContext, onProgress?: ProgressListener): Promise<number>;
+  /**
+   * Brings the at-risk rows to `ctx.config` now, reporting progress: when they were built with
+   * another configuration (the store keeps the `configFingerprint` of the one it used, durably with
+   * the data), re-materializes every row at `ctx.now`, records the new fingerprint and resolves
+   * with how many rows; when they were not, changes nothing. Every other call taking a context does
+   * the same implicitly, silently; a service calls this first, before accepting traffic, to say so.
+   */
+  ensureConfig(ctx: StoreContext, onProgress?: ProgressListener): Promise<ConfigCheck>;
   /** Delivery attempts and cooldown marks, kept by the same backend. */
   readonly dispatchLog: DispatchLog;
   /** Named progress markers of long operations (backfill), kept durably with the data. */

@@ -1,5 +1,10 @@
-/** The at-risk list: filters, sort, keyset pages (the API's cursors), rows with coloured score bars. */
+/**
+ * The at-risk list: filters, sort, keyset pages (the API's cursors), rows with coloured score bars,
+ * and each row's churn probability when the service has a calibration.
+ */
+import { formatChurnPercent, formatHorizon } from '@tenure/core';
 import { api, currentEnvironment, query } from './api.js';
+import { churnHorizon } from './calibration.js';
 import { bandChip, byId, h, scoreBar, usd, words } from './dom.js';
 import type { AtRiskItem, AtRiskPage } from './types.js';
 
@@ -15,8 +20,9 @@ const PAGE_SIZE = 25;
 /** The link that opens a subscriber's view. */
 export const subscriberHref = (id: string): string => `#subscriber/${encodeURIComponent(id)}`;
 
-function row(item: AtRiskItem): HTMLElement {
+function row(item: AtRiskItem, calibrated: boolean): HTMLElement {
   const top = item.top_recommendation;
+  const p = item.churn_probability;
   return h(
     'tr',
     { 'data-customer': item.customer_id, 'data-score': item.risk_score, 'data-band': item.risk_band, 'data-value': item.monthly_value_usd },
@@ -24,6 +30,7 @@ function row(item: AtRiskItem): HTMLElement {
     h('td', {}, words(item.state)),
     h('td', {}, scoreBar(item.risk_score, item.risk_band)),
     h('td', {}, bandChip(item.risk_band)),
+    calibrated ? h('td', { class: 'num churn', 'data-churn': p ?? '' }, p === undefined ? '–' : formatChurnPercent(p)) : null,
     h('td', {}, top === null ? '–' : words(top.action)),
     h('td', {}, top === null ? '–' : top.urgency),
     h('td', { class: 'num' }, usd(item.monthly_value_usd)),
@@ -35,6 +42,7 @@ export function createAtRiskList(onError: (error: unknown) => void) {
   const form = byId<HTMLFormElement>('filters');
   const rows = byId('at-risk-rows');
   const total = byId('list-total');
+  const churnHead = byId('churn-head');
   const next = byId<HTMLButtonElement>('next-page');
   const first = byId<HTMLButtonElement>('first-page');
   let filters: Filters = { band: '', state: '', min_score: '', sort: 'score' };
@@ -46,9 +54,11 @@ export function createAtRiskList(onError: (error: unknown) => void) {
   async function load(): Promise<void> {
     try {
       const environment = currentEnvironment() === 'sandbox' ? 'sandbox' : undefined;
-      const page = await api<AtRiskPage>(`api/at-risk${query({ ...filters, environment, limit: PAGE_SIZE, cursor })}`);
-      rows.replaceChildren(...page.items.map(row));
-      if (page.items.length === 0) rows.append(h('tr', {}, h('td', { colspan: 7, class: 'muted' }, 'Nobody matches these filters.')));
+      const [page, horizon] = await Promise.all([api<AtRiskPage>(`api/at-risk${query({ ...filters, environment, limit: PAGE_SIZE, cursor })}`), churnHorizon()]);
+      churnHead.hidden = horizon === null;
+      if (horizon !== null) churnHead.textContent = `Churn within ${formatHorizon(horizon)}`;
+      rows.replaceChildren(...page.items.map((item) => row(item, horizon !== null)));
+      if (page.items.length === 0) rows.append(h('tr', {}, h('td', { colspan: horizon === null ? 7 : 8, class: 'muted' }, 'Nobody matches these filters.')));
       const from = pageIndex * PAGE_SIZE + 1;
       const shown = page.items.length === 0 ? 'none shown' : `showing ${from}–${from + page.items.length - 1}`;
       total.textContent = `${page.total.subscribers} subscribers match, ${usd(page.total.monthly_value_usd)} a month; ${shown}.`;

@@ -1,10 +1,13 @@
 /**
- * One subscriber: state, product, counters, lifecycle fields, the score breakdown as one bar per
+ * One subscriber: state, product, counters, lifecycle fields, the churn probability of its score
+ * (with a calibration), the score breakdown as one bar per
  * signal (the bars sum to the score), every recommendation, the next change without a new event,
  * the key dates of its record, its timeline of received events (paged, newest first), its dispatch
  * history and a "dispatch now" button.
  */
+import { formatChurnChance } from '@tenure/core';
 import { api, currentEnvironment, environmentQuery, query } from './api.js';
+import { churnHorizon } from './calibration.js';
 import { bandChip, byId, h, scoreBar, usd, when, words } from './dom.js';
 import type { EventsPage, Recommendation, StoredEvent, SubscriberDashboard, SubscriberView } from './types.js';
 
@@ -136,11 +139,14 @@ function dispatchTable(d: SubscriberDashboard['dispatches']): HTMLElement {
 export async function loadSubscriber(id: string, onError: (error: unknown) => void, message = ''): Promise<void> {
   const path = `api/subscribers/${encodeURIComponent(id)}`;
   const env = environmentQuery();
-  const [view, rec, extra] = await Promise.all([
+  const [view, rec, extra, horizon] = await Promise.all([
     api<SubscriberView>(`${path}${env}`),
     api<{ recommendations: Recommendation[] }>(`${path}/recommend${env}`),
     api<SubscriberDashboard>(`api/dashboard/subscribers/${encodeURIComponent(id)}${env}`),
+    churnHorizon(),
   ]);
+  const p = view.churn_probability;
+  const chance = p === undefined || horizon === null ? null : h('span', { id: 'churn-chance', 'data-churn': p }, ` · ${formatChurnChance(p, horizon)}`);
   const sandbox = currentEnvironment() === 'sandbox';
   byId('subscriber-title').textContent = `Subscriber ${view.customer_id}`;
   const status = h('p', { role: 'status', class: 'muted', id: 'dispatch-status' }, message);
@@ -160,7 +166,7 @@ export async function loadSubscriber(id: string, onError: (error: unknown) => vo
   });
   const next = extra.next_change_at === null ? 'never without a new event' : when(extra.next_change_at);
   byId('subscriber-body').replaceChildren(
-    h('div', { class: 'score-line' }, scoreBar(view.risk_score, view.risk_band), ' ', bandChip(view.risk_band)),
+    h('div', { class: 'score-line' }, scoreBar(view.risk_score, view.risk_band), ' ', bandChip(view.risk_band), chance),
     h('p', { id: 'next-change' }, 'Score next changes: ', h('b', {}, next)),
     h(
       'div',

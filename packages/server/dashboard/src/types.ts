@@ -14,6 +14,8 @@ export interface AtRiskItem {
   app_user_id?: string | null;
   state: string;
   risk_score: number;
+  /** With a calibration only: the chance of churning within its horizon. */
+  churn_probability?: number;
   risk_band: RiskBand;
   monthly_value_usd: number;
   top_recommendation: Recommendation | null;
@@ -29,6 +31,8 @@ export interface SubscriberView {
   customer_id: string;
   state: string;
   risk_score: number;
+  /** With a calibration only. */
+  churn_probability?: number;
   risk_band: RiskBand;
   breakdown: Record<string, number>;
   monthly_value_usd: number;

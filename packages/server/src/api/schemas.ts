@@ -102,9 +102,18 @@ export const breakdownSchema = z.object({
   cancel_reason: z.number().int(),
 });
 
+/** Beside every score when the service has a calibration; absent without one (docs/retention-service.md, "Churn probability"). */
+const churnProbability = z
+  .number()
+  .min(0)
+  .max(1)
+  .optional()
+  .meta({ description: 'The calibrated chance (0–1) that a subscriber with this score churns within the horizon of the calibration (`GET /api/config`); present only when the service has a calibration.' });
+
 export const recommendResponseSchema = z.object({
   customer_id: z.string(),
   risk_score: z.number().int().min(0).max(100),
+  churn_probability: churnProbability,
   risk_band: z.enum(RISK_BANDS),
   breakdown: breakdownSchema,
   recommendations: z.array(recommendationSchema),
@@ -149,6 +158,7 @@ export const subscriberResponseSchema = z.object({
     .meta({ description: 'The current subscription\'s price, currency, store and period; null until a charge is seen (docs/rules.md §9).' }),
   monthly_value_usd: z.number().nonnegative().meta({ description: 'The revenue at risk: the price per month, whole cents.' }),
   risk_score: z.number().int().min(0).max(100),
+  churn_probability: churnProbability,
   risk_band: z.enum(RISK_BANDS),
   breakdown: breakdownSchema,
 });
@@ -161,6 +171,7 @@ export const atRiskResponseSchema = z.object({
       customer_id: z.string(),
       state: z.enum(SUBSCRIBER_STATES),
       risk_score: z.number().int(),
+      churn_probability: churnProbability,
       risk_band: z.enum(RISK_BANDS),
       monthly_value_usd: z.number().nonnegative().meta({ description: 'The current subscription as a monthly value in USD, whole cents (docs/rules.md §9).' }),
       top_recommendation: recommendationSchema.nullable(),

@@ -7,7 +7,7 @@ import { atRiskItem, recommendView, subscriberView } from './views.js';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from './atRiskCursor.js';
 import type { AtRiskQuery, Environment } from './schemas.js';
 
-type Deps = Pick<RetentionRuntime, 'store' | 'sandboxStore' | 'clock' | 'config'>;
+type Deps = Pick<RetentionRuntime, 'store' | 'sandboxStore' | 'clock' | 'config' | 'calibration'>;
 
 /** The deps with `store` set to the environment's store. */
 const inEnvironment = (deps: Deps, environment: Environment | undefined): Deps =>
@@ -25,7 +25,7 @@ const unknownCustomer = (id: string) => apiError('not_found', `Unknown customer 
 export async function getSubscriber(deps: Deps, customerId: string, environment?: Environment): Promise<HandlerResult> {
   const subscriber = await inEnvironment(deps, environment).store.get(customerId);
   if (subscriber === undefined) return unknownCustomer(customerId);
-  return { status: 200, body: subscriberView(assessSubscriber(subscriber, deps.clock.now(), deps.config), environment) };
+  return { status: 200, body: subscriberView(assessSubscriber(subscriber, deps.clock.now(), deps.config), environment, deps.calibration) };
 }
 
 /**
@@ -38,7 +38,7 @@ export async function getSubscriber(deps: Deps, customerId: string, environment?
 export async function getRecommendations(deps: Deps, customerId: string, environment?: Environment): Promise<HandlerResult> {
   const subscriber = await inEnvironment(deps, environment).store.get(customerId);
   if (subscriber === undefined) return unknownCustomer(customerId);
-  return { status: 200, body: recommendView(assessSubscriber(subscriber, deps.clock.now(), deps.config)) };
+  return { status: 200, body: recommendView(assessSubscriber(subscriber, deps.clock.now(), deps.config), deps.calibration) };
 }
 
 /**
@@ -85,7 +85,7 @@ export async function listAtRisk(deps: Deps, query: AtRiskQuery): Promise<Handle
   return {
     status: 200,
     body: {
-      items: page.items.map(atRiskItem),
+      items: page.items.map((row) => atRiskItem(row, deps.calibration)),
       next_cursor: page.next === null ? null : encodeCursor(page.next),
       total: { ...page.total },
     },

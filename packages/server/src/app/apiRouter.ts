@@ -2,6 +2,8 @@
 import express, { type Request, type Response } from 'express';
 import { getRecommendations, getSubscriber, listAtRisk, recordSubscriberActivity } from '../api/subscriberHandlers.js';
 import { listDispatches, runDispatch } from '../api/dispatchHandlers.js';
+import { getConfig } from '../api/configHandlers.js';
+import { configQuerySchema } from '../api/configSchemas.js';
 import { addDashboardApiRoutes } from '../dashboard/dashboardApiRoutes.js';
 import {
   activityBodySchema,
@@ -87,6 +89,13 @@ export function createApiRouter(rt: RetentionRuntime): express.Router {
     route(async (req) => {
       const query = validate(dispatchesQuerySchema, req.query);
       return query.ok ? listDispatches(rt.dispatchLog, query.data) : query.error;
+    }),
+  );
+  router.get(
+    '/config',
+    route(async (req) => {
+      const query = validate(configQuerySchema, req.query);
+      return query.ok ? getConfig(rt) : query.error;
     }),
   );
   addDashboardApiRoutes(router, rt); // summary, live feed, one subscriber's extras and dispatch

@@ -4,6 +4,7 @@
  */
 import { webhookBodySchema } from '@tenure/core';
 import { z } from 'zod';
+import { configResponseSchema } from '../api/configSchemas.js';
 import { dashboardOpenApiPaths } from '../api/dashboardOpenApi.js';
 import * as s from '../api/schemas.js';
 
@@ -92,6 +93,12 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
       },
       '/api/dispatches': {
         get: { summary: 'The dispatch log, newest first', parameters: queryParams(s.dispatchesQuerySchema), ...api({ responses: { '200': ok('One page', s.dispatchesResponseSchema), ...common } }) },
+      },
+      '/api/config': {
+        get: {
+          summary: 'The effective configuration (defaults, then the configuration file), its source, its hash and the calibration\'s provenance',
+          ...api({ responses: { '200': ok('The configuration', configResponseSchema), ...common } }),
+        },
       },
       ...dashboardOpenApiPaths(),
     },

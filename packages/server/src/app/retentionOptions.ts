@@ -2,7 +2,18 @@
  * The options of the retention service and their resolution into the runtime every adapter (the
  * Express app and the node:http fast path) shares: one store, one clock, one dispatcher.
  */
-import { assessSubscriber, planDispatch, resolveConfig, shouldAutoDispatch, type ConfigOverrides, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
+import {
+  assessSubscriber,
+  planDispatch,
+  resolveConfig,
+  shouldAutoDispatch,
+  type ConfigCalibration,
+  type ConfigOverrides,
+  type Subscriber,
+  type SubscriberStore,
+  type TenureConfig,
+} from '@tenure/core';
+import { serviceConfigOf, type CooldownOverrides, type ServiceConfig } from '../config/serviceConfig.js';
 import { wallClock, type Clock } from '../clock/clock.js';
 import { createDispatcher, type Dispatcher } from '../dispatch/dispatcher.js';
 import type { DispatchLog } from '../dispatch/dispatchLog.js';
@@ -25,6 +36,8 @@ export interface DispatchOptions {
   ratePerSecond?: number;
   /** No second alert for the same subscriber, action and channel within this many ms. Default 24 h. */
   cooldownMs?: number;
+  /** Cooldowns (ms) of some urgencies and channels (`{ soon: { email: 72 * 3_600_000 } }`); the others take `cooldownMs`. */
+  cooldownsMs?: CooldownOverrides;
   /** Retries with exponential backoff on 5xx and network errors. Default 3 attempts, 1 s base. */
   retry?: Partial<RetryPolicy>;
   /** Where attempts and cooldowns are kept. Default the store's own log (durable with a durable store, shared by replicas). */
@@ -56,6 +69,13 @@ export interface RetentionOptions {
   clock?: Clock;
   /** Rule overrides (merged over DEFAULT_CONFIG) or a full configuration. */
   config?: ConfigOverrides | TenureConfig;
+  /**
+   * A calibration (the mapping `calibrate` returns, with the `window` it was fitted on): API
+   * answers, alerts and the dashboard then show each score's churn probability. Default none.
+   */
+  calibration?: ConfigCalibration | undefined;
+  /** What `GET /api/config` names as the configuration's source (e.g. a file path). Default `default`, or `options` when `config`, `calibration` or `dispatch.cooldownMs(s)` is given. */
+  configSource?: string | undefined;
   /** Default: pino at info level to stdout. */
   logger?: Logger;
   /** Shown by GET /health and in alerts. Default "tenure". */
@@ -76,6 +96,10 @@ export interface RetentionRuntime {
   sandboxStore: SubscriberStore;
   clock: Clock;
   config: TenureConfig;
+  /** The calibration, or null: without one, answers and alerts carry no probability. */
+  calibration: ConfigCalibration | null;
+  /** The effective configuration, its source and hash (`GET /api/config`). */
+  serviceConfig: ServiceConfig;
   logger: Logger;
   serviceName: string;
   webhookAuth: SecretMatcher;
@@ -116,6 +140,10 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
   const notifiers = options.notifiers ?? [];
   const d = options.dispatch ?? {};
   const sleep = d.sleep ?? realSleep;
+  const calibration = options.calibration ?? null;
+  const cooldownMs = d.cooldownMs ?? 86_400_000;
+  const configured = options.config !== undefined || calibration !== null || d.cooldownMs !== undefined || d.cooldownsMs !== undefined;
+  const serviceConfig = serviceConfigOf({ rules: config, cooldownMs, cooldownsMs: d.cooldownsMs, calibration, source: options.configSource ?? (configured ? 'options' : 'default') });
   const dispatchLog = d.log ?? store.dispatchLog;
   const dispatcher = createDispatcher({
     notifiers,
@@ -124,7 +152,9 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     logger,
     limiter: createRateLimiter({ perSecond: d.ratePerSecond ?? 1, sleep }),
     retry: { ...DEFAULT_RETRY_POLICY, ...d.retry },
-    cooldownMs: d.cooldownMs ?? 86_400_000,
+    cooldownMs,
+    ...(d.cooldownsMs === undefined ? {} : { cooldownsMs: d.cooldownsMs }),
+    ...(calibration === null ? {} : { calibration }),
     sleep,
     serviceName,
     onOutcome: metrics.dispatched,
@@ -150,6 +180,8 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     sandboxStore,
     clock,
     config,
+    calibration,
+    serviceConfig,
     logger,
     serviceName,
     webhookAuth: createSecretMatcher(options.webhookAuthKey),

@@ -19,6 +19,8 @@ export interface BackfillArgs {
   environment: BackfillEnvironment;
   store: string;
   clock: ClockSpec;
+  /** The configuration file (`--config` / `TENURE_CONFIG`) whose rules score the rows; undefined: the defaults. */
+  configFile: string | undefined;
   pageSize: number;
   /** Stop after this many customer pages (the checkpoint says where to resume); null: all. */
   maxPages: number | null;
@@ -38,6 +40,7 @@ const OPTIONS = {
   environment: { type: 'string' },
   store: { type: 'string' },
   clock: { type: 'string' },
+  config: { type: 'string' },
   'page-size': { type: 'string' },
   'max-pages': { type: 'string' },
   'expected-customers': { type: 'string' },
@@ -109,6 +112,7 @@ export function parseBackfillArgs(argv: readonly string[], env: Readonly<Record<
       environment,
       store: pick(text('store'), env['DATABASE_URL']) ?? DEFAULT_STORE_SPEC,
       clock,
+      configFile: pick(text('config'), env['TENURE_CONFIG']),
       pageSize: pageSize.value ?? 100,
       maxPages: maxPages.value,
       expectedCustomers: expected.value,
@@ -139,6 +143,8 @@ Options (flag | environment variable | default):
         production or sandbox (sandbox goes to the store's sandbox namespace, as sandbox webhooks do).
   --store <spec>        DATABASE_URL   sqlite:./data/tenure.db
   --clock <mode>        TENURE_CLOCK   wall
+  --config <file>       TENURE_CONFIG  unset: the default rules
+        The configuration file "tenure serve" runs: its rules score the rows written.
   --page-size <n>                      100 customers per page (1-100; one store transaction each)
   --max-pages <n>                      all: stop after n pages (keeping the checkpoint)
   --expected-customers <n>             counted: how many customers the list holds, for the ETA;

@@ -2,7 +2,8 @@
  * `tenure backfill`: parse, open the store the way `tenure import` does, run the backfill with
  * progress on stderr, and map failures to one line and an exit code (import's codes).
  */
-import { DEFAULT_CONFIG, type SubscriberStore } from '@tenure/core';
+import type { SubscriberStore } from '@tenure/core';
+import { readRules } from '../config/readConfigFile.js';
 import { clockFromSpec } from '../clock/clock.js';
 import { progressDisplay, type DataIo } from '../cli/storeData/dataIo.js';
 import { createProgressReporter, formatCount, formatDuration, formatRate } from '../cli/storeData/progressReporter.js';
@@ -60,6 +61,8 @@ export async function runBackfillCommand(argv: readonly string[], env: Readonly<
   if (!parsed.ok) return fail(2, `${parsed.error}\nSee: tenure backfill --help`);
   if (parsed.help) return io.stdout(BACKFILL_HELP), 0;
   const args = parsed.args;
+  const rules = await readRules(args.configFile); // before anything opens: every problem listed
+  if (!rules.ok) return io.stderr(`tenure backfill: ${rules.message}`), 2;
   const spec = parseStoreSpec(args.store);
   if (!spec.ok) return fail(1, `cannot open store ${redactStoreText(args.store)}: ${spec.error}`);
   if (spec.spec.kind === 'memory' || (spec.spec.kind === 'sqlite' && spec.spec.path === ':memory:')) {
@@ -92,7 +95,7 @@ export async function runBackfillCommand(argv: readonly string[], env: Readonly<
       project: args.project,
       environment: args.environment,
       clock: clockFromSpec(args.clock),
-      config: DEFAULT_CONFIG,
+      config: rules.config,
       pageSize: args.pageSize,
       restart: args.restart,
       expectedCustomers: args.expectedCustomers,

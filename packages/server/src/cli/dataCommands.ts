@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { SubscriberStore } from '@tenure/core';
+import { readRules } from '../config/readConfigFile.js';
 import { errorLine, openStore, parseStoreSpec, redactStoreText, sandboxStoreSpec, type StoreSpec } from '../store/openStore.js';
 import { interruptOnSignals } from './interruptSignal.js';
 import { parseDataArgs, type DataArgs, type DataCommand } from './storeData/dataArgs.js';
@@ -35,7 +36,7 @@ async function openInput(path: string, io: DataIo): Promise<ImportInput> {
  * Given a data command, its arguments, the environment and the io, runs it and resolves with the
  * exit code: 0 done, 1 failed (one line on stderr: a store spec that cannot be used or opened, an
  * unreadable file, a failed write; import: also when lines were rejected), 2 flags that do not parse
- * (with a pointer to `--help`), 130 interrupted by SIGINT/SIGTERM (export and import stop
+ * (with a pointer to `--help`) or a configuration file with problems (each listed), 130 interrupted by SIGINT/SIGTERM (export and import stop
  * cleanly between batches; replay is left to the default signal action, its batches are atomic).
  *
  * @example
@@ -51,7 +52,9 @@ export async function runDataCommand(
   const parsed = parseDataArgs(command, argv, env);
   if (!parsed.ok) return fail(2, `${parsed.error}\nSee: tenure ${command} --help`);
   if (parsed.help) return io.stdout(HELP[command]), { code: 0 };
-  const args = parsed.args;
+  const rules = await readRules(parsed.args.configFile); // before anything opens: every problem listed
+  if (!rules.ok) return io.stderr(`tenure ${command}: ${rules.message}`), { code: 2 };
+  const args = { ...parsed.args, config: rules.config };
   const spec = parseStoreSpec(args.store);
   // Worded and numbered like `tenure serve`: a store that cannot be used is not a usage error.
   if (!spec.ok) return fail(1, `cannot open store ${redactStoreText(args.store)}: ${spec.error}`);

@@ -53,6 +53,11 @@ Options (flag | environment variable | default):
   --slack-webhook-url <url>     SLACK_WEBHOOK_URL          unset: no chat alerts
   --alert-rate <n>              ALERT_RATE_PER_SECOND      1 message per second per channel (0 = no limit)
   --alert-cooldown-hours <h>    ALERT_COOLDOWN_HOURS       24: same subscriber + action alerted at most once
+        per window; when set, it replaces every cooldown of the --config file.
+  --config <file>               TENURE_CONFIG              unset: the default rules, no calibration
+        A JSON file: rule overrides (risk, bands, recommend), alert cooldowns per urgency and channel,
+        a calibration (each score's churn probability). A file with problems: each listed, exit 2,
+        nothing started. Rows scored under other rules are rescored once before listening.
   --no-auto-dispatch            TENURE_AUTO_DISPATCH=false auto-dispatch is on: a webhook that raises an
         immediate recommendation sends its alert right away (after answering the webhook).
   --log-level <level>           LOG_LEVEL                  info (fatal, error, warn, info, debug, trace, silent)

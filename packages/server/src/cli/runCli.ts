@@ -12,6 +12,7 @@ import { runDataCommand } from './dataCommands.js';
 import { runEvaluationCommand } from '../evaluation/runEvaluationCommand.js';
 import { MAIN_HELP, SERVE_HELP } from './helpText.js';
 import { parseServeArgs, type ServeConfig } from './serveConfig.js';
+import { loadServeSettings } from './serveSettings.js';
 import { VERSION } from './version.js';
 
 export interface CliIo {
@@ -34,8 +35,8 @@ const describeClock = (c: ServeConfig['clock']) => (c.kind === 'fixed' ? new Dat
 /**
  * Given the arguments (without node and script), the environment and the io, runs the command:
  * `serve` resolves once the service listens; `replay`, `export`, `import` and `backfill` once done;
- * `--help`/`--version` print and resolve with code 0; bad input prints the error and resolves with
- * code 2; a store that cannot be opened (or a port that cannot be bound) prints one line and
+ * `--help`/`--version` print and resolve with code 0; bad input (a flag, or any problem of the
+ * configuration file, each listed) prints the error and resolves with code 2; a store that cannot be opened (or a port that cannot be bound) prints one line and
  * resolves with code 1.
  *
  * @example
@@ -54,8 +55,11 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
   if (!parsed.ok) return io.stderr(`tenure serve: ${parsed.error}\nSee: tenure serve --help\n`), { code: 2 };
   if (parsed.help) return io.stdout(SERVE_HELP), { code: 0 };
   const c = parsed.config;
+  const settings = await loadServeSettings(c); // a bad configuration file: every problem listed, nothing started
+  if (!settings.ok) return io.stderr(`tenure serve: ${settings.message}`), { code: 2 };
 
   const logger = createLogger({ level: c.logLevel, service: c.serviceName, ...(io.logDestination === undefined ? {} : { destination: io.logDestination }) });
+  for (const warning of settings.warnings) logger.warn(warning);
   const storeSpec = parseStoreSpec(c.store);
   if (!storeSpec.ok) return io.stderr(`tenure serve: cannot open store ${redactStoreText(c.store)}: ${storeSpec.error}\n`), { code: 1 };
   const notifiers: Notifier[] = [];
@@ -86,7 +90,8 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
       clock: clockFromSpec(c.clock),
       logger,
       notifiers,
-      dispatch: { auto: c.autoDispatch, ratePerSecond: c.ratePerSecond, cooldownMs: c.cooldownMs },
+      ...settings.service,
+      dispatch: { auto: c.autoDispatch, ratePerSecond: c.ratePerSecond, ...settings.dispatch },
       handleSignals: io.handleSignals ?? true,
       shutdownTimeoutMs: c.shutdownTimeoutMs,
       describe: { store: describeStoreSpec(storeSpec.spec), clock: describeClock(c.clock), auto_dispatch: c.autoDispatch, version: VERSION },

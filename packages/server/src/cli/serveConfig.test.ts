@@ -13,7 +13,7 @@ const error = (argv: string[], env: Record<string, string> = {}): string => {
 };
 
 describe('parseServeArgs', () => {
-  it('defaults: port 3000, host 127.0.0.1, service tenure, SQLite in ./data, wall clock, no auth, no notifiers, 1 msg/s, 24 h cooldown, auto-dispatch on', () => {
+  it('defaults: port 3000, host 127.0.0.1, service tenure, SQLite in ./data, wall clock, no auth, no notifiers, 1 msg/s, no cooldown given (24 h unless a config file says), no config file, auto-dispatch on', () => {
     expect(config([])).toEqual({
       port: 3000,
       host: '127.0.0.1',
@@ -25,7 +25,8 @@ describe('parseServeArgs', () => {
       smtp: undefined,
       slackWebhookUrl: undefined,
       ratePerSecond: 1,
-      cooldownMs: 86_400_000,
+      cooldownMs: undefined,
+      configFile: undefined,
       autoDispatch: true,
       logLevel: 'info',
       metricsPublic: false,
@@ -49,6 +50,7 @@ describe('parseServeArgs', () => {
       SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/x',
       ALERT_RATE_PER_SECOND: '5',
       ALERT_COOLDOWN_HOURS: '1',
+      TENURE_CONFIG: './tenure.config.json',
       TENURE_AUTO_DISPATCH: 'false',
       LOG_LEVEL: 'warn',
       METRICS_PUBLIC: 'true',
@@ -65,11 +67,17 @@ describe('parseServeArgs', () => {
       slackWebhookUrl: 'https://hooks.slack.com/services/x',
       ratePerSecond: 5,
       cooldownMs: 3_600_000,
+      configFile: './tenure.config.json',
       autoDispatch: false,
       logLevel: 'warn',
       metricsPublic: true,
       shutdownTimeoutMs: 2500,
     });
+  });
+
+  it('reads --config, which wins over TENURE_CONFIG (the file itself is read by the runner)', () => {
+    expect(config(['--config', 'flag.json'], { TENURE_CONFIG: 'env.json' }).configFile).toBe('flag.json');
+    expect(config([], { TENURE_CONFIG: '' }).configFile).toBeUndefined();
   });
 
   it('lets a flag win over its environment variable', () => {

@@ -18,7 +18,10 @@ export interface ServeConfig {
   smtp: { url: string; from: string; to: string } | undefined;
   slackWebhookUrl: string | undefined;
   ratePerSecond: number;
-  cooldownMs: number;
+  /** The cooldown flag or variable, when given (ms); else the configuration file's, else 24 h. */
+  cooldownMs: number | undefined;
+  /** The configuration file (`--config` / `TENURE_CONFIG`), read and checked by the runner. */
+  configFile: string | undefined;
   autoDispatch: boolean;
   logLevel: string;
   /** `GET /metrics` without the API key (METRICS_PUBLIC). */
@@ -43,6 +46,7 @@ const OPTIONS = {
   'slack-webhook-url': { type: 'string' },
   'alert-rate': { type: 'string' },
   'alert-cooldown-hours': { type: 'string' },
+  config: { type: 'string' },
   'no-auto-dispatch': { type: 'boolean' },
   'log-level': { type: 'string' },
   'metrics-public': { type: 'boolean' },
@@ -95,9 +99,11 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
   const rateText = pick(values['alert-rate'], env['ALERT_RATE_PER_SECOND']) ?? '1';
   const ratePerSecond = Number(rateText);
   if (!Number.isFinite(ratePerSecond) || ratePerSecond < 0) return fail(`--alert-rate / ALERT_RATE_PER_SECOND must be a number >= 0, got "${rateText}"`);
-  const cooldownText = pick(values['alert-cooldown-hours'], env['ALERT_COOLDOWN_HOURS']) ?? '24';
-  const cooldownHours = Number(cooldownText);
-  if (!Number.isFinite(cooldownHours) || cooldownHours < 0) return fail(`--alert-cooldown-hours / ALERT_COOLDOWN_HOURS must be a number >= 0, got "${cooldownText}"`);
+  const cooldownText = pick(values['alert-cooldown-hours'], env['ALERT_COOLDOWN_HOURS']);
+  const cooldownHours = cooldownText === undefined ? undefined : Number(cooldownText);
+  if (cooldownHours !== undefined && (!Number.isFinite(cooldownHours) || cooldownHours < 0)) {
+    return fail(`--alert-cooldown-hours / ALERT_COOLDOWN_HOURS must be a number >= 0, got "${cooldownText}"`);
+  }
 
   const autoEnv = env['TENURE_AUTO_DISPATCH']?.toLowerCase();
   if (autoEnv !== undefined && autoEnv !== '' && !['true', 'false', '1', '0'].includes(autoEnv)) return fail('TENURE_AUTO_DISPATCH must be true or false');
@@ -130,7 +136,8 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       smtp: smtpUrl === undefined || from === undefined || to === undefined ? undefined : { url: smtpUrl, from, to },
       slackWebhookUrl: slack,
       ratePerSecond,
-      cooldownMs: Math.round(cooldownHours * 3_600_000),
+      cooldownMs: cooldownHours === undefined ? undefined : Math.round(cooldownHours * 3_600_000),
+      configFile: pick(values.config, env['TENURE_CONFIG']),
       autoDispatch,
       logLevel,
       metricsPublic,

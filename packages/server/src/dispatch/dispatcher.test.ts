@@ -4,7 +4,7 @@ import { DAY, T0 } from '@tenure/testkit';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../clock/clock.js';
 import { createMemoryChatNotifier, createMemoryEmailNotifier, NotifyError, type ChatNotifier, type Notifier } from '../notify/notifier.js';
-import { createDispatcher } from './dispatcher.js';
+import { createDispatcher, type DispatcherDeps } from './dispatcher.js';
 import { createMemoryDispatchLog } from './dispatchLog.js';
 import { createRateLimiter } from './rateLimiter.js';
 
@@ -16,7 +16,7 @@ function churnedPlan(customer = 'u1'): Delivery[] {
   return planDispatch([assessSubscriber(s, T0)]);
 }
 
-function setup(notifiers: Notifier[], options: { attempts?: number } = {}) {
+function setup(notifiers: Notifier[], options: { attempts?: number; extra?: Partial<DispatcherDeps> } = {}) {
   const sleeps: number[] = [];
   const clock = fixedClock(T0);
   const log = createMemoryDispatchLog();
@@ -30,6 +30,7 @@ function setup(notifiers: Notifier[], options: { attempts?: number } = {}) {
     cooldownMs: DAY,
     sleep: async (ms) => void sleeps.push(ms),
     serviceName: 'tenure',
+    ...options.extra,
   });
   const entries = async () => (await log.list({ limit: 100 })).items.reverse();
   return { dispatcher, sleeps, clock, entries };
@@ -102,6 +103,30 @@ describe('createDispatcher', () => {
     clock.set(T0 + DAY);
     expect((await dispatcher.run(churnedPlan(), 'batch')).channels.email.sent).toBe(1);
     expect(email.sent).toHaveLength(2);
+  });
+
+  it('takes the cooldown of each urgency and channel from cooldownsMs, the others from cooldownMs', async () => {
+    const email = createMemoryEmailNotifier();
+    const chat = createMemoryChatNotifier();
+    const { dispatcher, clock } = setup([email, chat], { extra: { cooldownsMs: { immediate: { chat: 3_600_000 } } } });
+    await dispatcher.run(churnedPlan(), 'batch'); // winback: immediate, email and chat
+    clock.set(T0 + 3_600_000); // chat's hour is over, email's day is not
+    const summary = await dispatcher.run(churnedPlan(), 'batch');
+    expect(summary.channels.chat.sent).toBe(1);
+    expect(summary.channels.email.skipped_cooldown).toBe(1);
+    expect([email.sent.length, chat.sent.length]).toEqual([1, 2]);
+  });
+
+  it('says the churn probability in both messages when given a calibration, and nothing without one', async () => {
+    const calibration = { horizon_ms: 30 * DAY, samples: 100, positives: 40, probabilities: Array.from({ length: 101 }, (_, s) => (s >= 90 ? 0.62 : 0.1)) };
+    const email = createMemoryEmailNotifier();
+    const chat = createMemoryChatNotifier();
+    await setup([email, chat], { extra: { calibration } }).dispatcher.run(churnedPlan(), 'batch');
+    expect(email.sent[0]!.message.text).toContain('Churn probability: about 62 % chance of churning within 30 days');
+    expect(chat.sent[0]!.message.text).toContain('(score 100 · about 62 % chance of churning within 30 days)');
+    const plain = createMemoryEmailNotifier();
+    await setup([plain]).dispatcher.run(churnedPlan(), 'batch');
+    expect(plain.sent[0]!.message.text).not.toContain('churning');
   });
 
   it('records cooldown skips of a batch pass but not of a repeated webhook trigger', async () => {

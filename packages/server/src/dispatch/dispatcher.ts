@@ -3,8 +3,9 @@
  * per-channel rate limit and retries, recording every attempt in the dispatch log. Deliveries run
  * concurrently, so a slow or failing channel never holds up the other one.
  */
-import { buildChatMessage, buildEmail, type Alert, type Delivery, type DeliveryChannel } from '@tenure/core';
+import { buildChatMessage, buildEmail, type Alert, type Calibration, type Delivery, type DeliveryChannel } from '@tenure/core';
 import type { Clock } from '../clock/clock.js';
+import { cooldownOf, type CooldownOverrides } from '../config/serviceConfig.js';
 import type { Logger } from '../log/logger.js';
 import { isRetryable, type Notifier } from '../notify/notifier.js';
 import { DISPATCH_OUTCOMES, type DispatchLog, type DispatchOutcome, type DispatchTrigger } from './dispatchLog.js';
@@ -20,6 +21,10 @@ export interface DispatcherDeps {
   retry: RetryPolicy;
   /** Same subscriber, action and channel are not alerted twice within this window (ms). */
   cooldownMs: number;
+  /** The window (ms) of some urgencies and channels instead of `cooldownMs`. */
+  cooldownsMs?: CooldownOverrides | undefined;
+  /** When given, alerts say the churn probability of the score (`buildEmail`, `buildChatMessage`). */
+  calibration?: Calibration | undefined;
   sleep: (ms: number) => Promise<void>;
   serviceName: string;
   /** Optional link shown in alerts (e.g. your admin page for the customer). */
@@ -94,7 +99,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   for (const notifier of deps.notifiers) byChannel.set(notifier.channel, notifier);
 
   const send = (notifier: Notifier, alert: Alert): Promise<void> => {
-    const options = { service_name: deps.serviceName, ...linkFor(alert.customer_id) };
+    const options = { service_name: deps.serviceName, calibration: deps.calibration, ...linkFor(alert.customer_id) };
     return notifier.channel === 'email'
       ? notifier.send(alert, buildEmail(alert, options))
       : notifier.send(alert, buildChatMessage(alert, options));
@@ -125,7 +130,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       await record('skipped_no_notifier', 0, `no ${channel} notifier configured`);
       return 'skipped_no_notifier';
     }
-    if (!(await deps.log.claimCooldown(key, deps.clock.now(), deps.cooldownMs))) {
+    if (!(await deps.log.claimCooldown(key, deps.clock.now(), cooldownOf(deps.cooldownMs, deps.cooldownsMs, rec.urgency, channel)))) {
       // Not an attempt: a batch pass records it (to explain its summary); a webhook's repeat stays quiet.
       if (trigger === 'batch') await record('skipped_cooldown', 0, null);
       return 'skipped_cooldown';

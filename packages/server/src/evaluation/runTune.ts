@@ -66,7 +66,8 @@ export async function runTune(args: EvaluationArgs, io: DataIo): Promise<number>
     holdout: { from: formatInstant(holdout[0]!), to: formatInstant(holdout.at(-1)!), cutoffs: holdout.length, start: startJudged.holdout, tuned: candidate?.holdout ?? null },
   };
   try {
-    await writeConfigFile(args.out!, report.config, chosen.calibration, tuned);
+    // The calibration's provenance: the training cutoffs it was fitted on.
+    await writeConfigFile(args.out!, report.config, { ...chosen.calibration, window: { from: training[0]!, to: training.at(-1)! } }, tuned);
   } catch (error) {
     return fail(1, `cannot write ${args.out}: ${errorLine(error)}`);
   }

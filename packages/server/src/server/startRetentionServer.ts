@@ -9,6 +9,7 @@ import { DEFAULT_SHUTDOWN_TIMEOUT_MS, EDGE_SERVER_OPTIONS, installParserErrorHan
 import type { RetentionOptions } from '../app/retentionOptions.js';
 import { edgeError } from '../http/apiError.js';
 import { dashboardStateOf } from '../dashboard/dashboardState.js';
+import { rescoreOnStart } from '../config/rescoreOnStart.js';
 import { storeContext } from '../store/storeContext.js';
 import { createRetentionRequestListener, type RetentionRequestListener } from '../webhook/createRetentionRequestListener.js';
 
@@ -44,8 +45,9 @@ export interface RunningRetentionServer {
 /**
  * Given the options, starts the retention service on node:http (webhook fast path + Express app),
  * resolves once it listens, and logs the URL, store and notifiers; warns loudly when an auth key is
- * unset. Before listening it brings the store's at-risk rows up to date once (all of them after a
- * configuration change), so the first query does not pay for it. If that or listening fails, the
+ * unset. Before listening it brings the store's at-risk rows up to date once: all of them, with
+ * progress and the count in the log, when they were scored under other rules (`rescoreOnStart`);
+ * then those due. So the first query does not pay for it. If that or listening fails, the
  * store is closed and the error rethrown. The CLI and examples call it; library code never does.
  *
  * @example
@@ -67,6 +69,7 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
     (problem, error) => logger.warn({ status: problem.status, err: (error as { code?: string }).code ?? error.message }, 'request rejected by the HTTP parser'),
   );
   try {
+    await rescoreOnStart(listener.runtime); // rows scored under other rules: all rescored before any request
     await store.refreshDue(storeContext(listener.runtime), 1000);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -115,7 +118,8 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
 
   const channels = Object.fromEntries(['email', 'chat'].map((c) => [c, notifiers.find((n) => n.channel === c)?.description ?? 'off']));
   // `describe.store` (the CLI's redacted spec) names the store better than its kind when given.
-  const fields: Record<string, unknown> = { url, store: store.kind, notifiers: channels, ...options.describe };
+  const { source, hash } = listener.runtime.serviceConfig;
+  const fields: Record<string, unknown> = { url, store: store.kind, notifiers: channels, config: { source, hash, calibrated: listener.runtime.calibration !== null }, ...options.describe };
   logger.info(fields, `tenure listening on ${url} (store: ${String(fields['store'])}; email: ${channels['email']}; chat: ${channels['chat']}; dashboard: ${url}/)`);
   if (listener.runtime.webhookAuth.disabled) {
     logger.warn('BILLING_WEBHOOK_AUTH_KEY is not set: POST /webhook accepts ANY caller (development mode only)');

@@ -37,6 +37,7 @@ function resettable(): SubscriberStore & { reset(): void } {
     records: () => inner.records(),
     eventsOf: (...args) => inner.eventsOf(...args),
     replay: (...args) => inner.replay(...args),
+    ensureConfig: (...args) => inner.ensureConfig(...args),
     close: () => inner.close(),
     reset: () => {
       inner = createMemorySubscriberStore({ replayBatchSize: 7 });

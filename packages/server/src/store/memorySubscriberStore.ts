@@ -11,6 +11,7 @@ import type {
   AtRiskPage,
   AtRiskQuery,
   ApplyOutcome,
+  ConfigCheck,
   EventPage,
   TimelineQuery,
   HandledEvent,
@@ -138,6 +139,13 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
         if (rebuilt < replayBatchSize) return done; // an exhausted Map iterator stays exhausted
         await nextTurn();
       }
+    },
+
+    async ensureConfig(ctx: StoreContext, onProgress?: ProgressListener): Promise<ConfigCheck> {
+      const rescored = table.useConfig(ctx);
+      if (rescored === null) return { changed: false };
+      onProgress?.(rescored, rescored);
+      return { changed: true, rescored };
     },
 
     async close(): Promise<void> {},

@@ -3,7 +3,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CONFIG, parseConfigFile, type BacktestReport } from '@tenure/core';
+import { DEFAULT_CONFIG, parseConfigFile, resolveConfigFile, rulesOf, type BacktestReport } from '@tenure/core';
+
+/** The rules and calibration a written config file stands for, as `tenure serve --config` reads it. */
+const readBack = (text: string) => {
+  const parsed = parseConfigFile(text);
+  if (!parsed.ok) return parsed;
+  const effective = resolveConfigFile(parsed.value);
+  return { ok: true as const, value: { config: rulesOf(effective), calibration: effective.calibration } };
+};
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTenure } from '../helpers/runTenure.js';
 import { generateHistory, toNdjson } from './history.js';
@@ -36,11 +44,14 @@ describe('tenure tune (process)', () => {
     expect(tuned.stderr).toBe('');
     expect(tuned.stdout).toMatch(/^Improved: the tuned weights beat default on the holdout/m);
 
-    const file = JSON.parse(readFileSync(out, 'utf8')) as { tuned: { holdout: { start: Figures; tuned: Figures } } };
-    const parsed = parseConfigFile(file);
+    const text = readFileSync(out, 'utf8');
+    const file = JSON.parse(text) as { tuned: { holdout: { start: Figures; tuned: Figures } } };
+    const parsed = readBack(text);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.value.calibration).not.toBeNull();
+    // Its provenance: fitted on the training cutoffs, which end before the holdout begins.
+    expect(parsed.value.calibration!.window.to).toBeLessThan(Date.parse(`${/--from (\S+)/.exec(tuned.stdout)![1]!}T00:00:00Z`));
     expect(parsed.value.config).not.toEqual(DEFAULT_CONFIG);
     const { start, tuned: best } = file.tuned.holdout;
     expect(rowOf(tuned.stdout, 'default').slice(1)).toEqual(printed(start));
@@ -68,7 +79,7 @@ describe('tenure tune (process)', () => {
     expect(run.stdout).toMatch(/^Could not improve: No weight change improved the training ROC AUC\.$/m);
     expect(run.stdout).toMatch(/default weights and bands unchanged/);
     expect(rowOf(run.stdout, 'default')).toEqual(['default', expect.stringMatching(/^[\d,]+$/), '0', '–', '–', '0.0000', 'no churner: no ROC or PR AUC']);
-    const parsed = parseConfigFile(JSON.parse(readFileSync(out, 'utf8')));
+    const parsed = readBack(readFileSync(out, 'utf8'));
     expect(parsed.ok && parsed.value.config).toEqual(DEFAULT_CONFIG);
     expect(parsed.ok && parsed.value.calibration?.positives).toBe(0);
 

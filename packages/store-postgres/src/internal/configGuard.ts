@@ -3,7 +3,7 @@
  * `meta` table, so a restart with changed rules re-materializes every row once, and a replica that
  * finds the rows already rebuilt by another skips the work.
  */
-import { configFingerprint, type StoreContext, type TenureConfig } from '@tenure/core';
+import { configFingerprint, type ProgressListener, type StoreContext, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
 import type { Tables } from './tables.js';
 
@@ -13,12 +13,13 @@ export class ConfigGuard {
   /** The configuration last seen equal to the stored fingerprint: the common case is one `===`. */
   #current: TenureConfig | undefined;
   #fingerprint: string | undefined;
-  #pending: Promise<void> | undefined;
+  #pending: Promise<number | null> | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly t: Tables,
-    private readonly rebuild: (ctx: StoreContext) => Promise<unknown>,
+    /** Re-materializes every row for `ctx.config`; resolves with how many. */
+    private readonly rebuild: (ctx: StoreContext, onProgress?: ProgressListener) => Promise<number>,
   ) {}
 
   get #lockName(): string {
@@ -31,21 +32,21 @@ export class ConfigGuard {
   }
 
   /**
-   * Resolves once the rows are built with `ctx.config`: at once when they are, else after
+   * Resolves once the rows are built with `ctx.config`: at once with null when they are, else after
    * re-materializing every row at `ctx.now` (one replica at a time; the others wait, then find it
-   * done).
+   * done and resolve with null) with how many rows this call rebuilt.
    */
-  ensure(ctx: StoreContext): Promise<void> {
+  ensure(ctx: StoreContext, onProgress?: ProgressListener): Promise<number | null> {
     const { config } = ctx;
-    if (config === this.#current) return Promise.resolve();
+    if (config === this.#current) return Promise.resolve(null);
     const fingerprint = configFingerprint(config);
     if (fingerprint === this.#fingerprint) {
       this.#current = config;
-      return Promise.resolve();
+      return Promise.resolve(null);
     }
     // One switch at a time in this process: a caller queued behind a switch to the same
     // configuration finds it done.
-    const next = (this.#pending ?? Promise.resolve()).catch(() => undefined).then(() => this.#switchTo(ctx, fingerprint));
+    const next = (this.#pending ?? Promise.resolve()).catch(() => undefined).then(() => this.#switchTo(ctx, fingerprint, onProgress));
     this.#pending = next;
     return next;
   }
@@ -58,19 +59,20 @@ export class ConfigGuard {
     this.#current = config;
   }
 
-  async #switchTo(ctx: StoreContext, fingerprint: string): Promise<void> {
+  async #switchTo(ctx: StoreContext, fingerprint: string, onProgress: ProgressListener | undefined): Promise<number | null> {
     const { config } = ctx;
     if (fingerprint === this.#fingerprint) {
       this.#current = config;
-      return;
+      return null;
     }
     const client = await this.pool.connect();
     try {
+      let rebuilt: number | null = null;
       // A session lock per schema, held while every row is rebuilt for the new configuration.
       await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [this.#lockName]);
       try {
         if ((await this.#read(client)) !== fingerprint) {
-          await this.rebuild(ctx);
+          rebuilt = await this.rebuild(ctx, onProgress);
           await this.#write(client, fingerprint);
         }
       } finally {
@@ -78,6 +80,7 @@ export class ConfigGuard {
       }
       this.#fingerprint = fingerprint;
       this.#current = config;
+      return rebuilt;
     } finally {
       client.release();
     }

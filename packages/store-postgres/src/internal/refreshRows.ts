@@ -72,9 +72,18 @@ export async function anyDue(pool: pg.Pool, sql: RefreshSql, now: number): Promi
 
 /**
  * Re-materializes every row at `now` under `config`, a page of `pageSize` customers per
- * transaction (so the store stays usable meanwhile); resolves with how many.
+ * transaction (so the store stays usable meanwhile), telling `onProgress` after each page (of
+ * `expected` rows, when known); resolves with how many.
  */
-export async function refreshAllRows(pool: pg.Pool, sql: RefreshSql, now: number, config: TenureConfig, pageSize = 1000): Promise<number> {
+export async function refreshAllRows(
+  pool: pg.Pool,
+  sql: RefreshSql,
+  now: number,
+  config: TenureConfig,
+  onProgress?: (done: number, total: number) => void,
+  expected = 0,
+  pageSize = 1000,
+): Promise<number> {
   let after = '';
   let total = 0;
   for (;;) {
@@ -84,6 +93,7 @@ export async function refreshAllRows(pool: pg.Pool, sql: RefreshSql, now: number
       return rows;
     }, 'derived');
     total += page.length;
+    onProgress?.(total, Math.max(expected, total));
     const last = page[page.length - 1];
     if (last === undefined || page.length < pageSize) return total;
     after = last.customer_id;

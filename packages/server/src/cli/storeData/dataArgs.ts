@@ -3,7 +3,7 @@
  * validated object. Pure, so it is tested without a process.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { isEpochMs } from '@tenure/core';
+import { DEFAULT_CONFIG, isEpochMs, type TenureConfig } from '@tenure/core';
 import { parseClockSpec, type ClockSpec } from '../../clock/clock.js';
 import { DEFAULT_STORE_SPEC } from '../../store/openStore.js';
 
@@ -15,6 +15,10 @@ export interface DataArgs {
   /** Store spec text (`--store` / `DATABASE_URL`), parsed later by `parseStoreSpec`. */
   store: string;
   clock: ClockSpec;
+  /** replay, import: the configuration file (`--config` / `TENURE_CONFIG`) whose rules score the rows. */
+  configFile: string | undefined;
+  /** The rules rows are scored with: `DEFAULT_CONFIG` here; the runner puts the file's in. */
+  config: TenureConfig;
   /** export: the file to write; undefined writes to stdout. */
   out: string | undefined;
   /** import: the file to read, `-` for stdin. */
@@ -43,11 +47,12 @@ const COMMON = {
 } as const;
 
 const OPTIONS = {
-  replay: { ...COMMON, clock: { type: 'string' } },
+  replay: { ...COMMON, clock: { type: 'string' }, config: { type: 'string' } },
   export: { ...COMMON, out: { type: 'string', short: 'o' } },
   import: {
     ...COMMON,
     clock: { type: 'string' },
+    config: { type: 'string' },
     json: { type: 'boolean' },
     'batch-size': { type: 'string' },
     format: { type: 'string' },
@@ -109,6 +114,8 @@ export function parseDataArgs(command: DataCommand, argv: readonly string[], env
     args: {
       store: pick(text('store'), env['DATABASE_URL']) ?? DEFAULT_STORE_SPEC,
       clock,
+      configFile: command === 'export' ? undefined : pick(text('config'), env['TENURE_CONFIG']),
+      config: DEFAULT_CONFIG,
       out,
       input: positionals[0] ?? '-',
       json: values['json'] === true,

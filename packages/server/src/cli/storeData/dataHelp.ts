@@ -3,6 +3,10 @@
 const STORE_OPTION = `  --store <spec>        DATABASE_URL   sqlite:./data/tenure.db
         memory, sqlite:PATH, or postgres://USER[:PASSWORD]@HOST:PORT/DB[?schema=NAME]`;
 
+const CONFIG_OPTION = `  --config <file>       TENURE_CONFIG  unset: the default rules
+        The configuration file "tenure serve" runs: its rules score the rows (with other rules, the
+        service would rescore every row at its next start). A file with problems: exit 2, each listed.`;
+
 const CLOCK_OPTION = `  --clock <mode>        TENURE_CLOCK   wall
         The instant subscribers are assessed at: wall (real time), an ISO time (a fixed instant), or
         event (the latest event time read; replay reads none, so it assesses at wall time).`;
@@ -17,10 +21,12 @@ webhook is lost or applied twice. Interrupting it is safe; run it again to finis
 Options (flag | environment variable | default):
 ${STORE_OPTION}
 ${CLOCK_OPTION}
+${CONFIG_OPTION}
   -h, --help            Show this help
 
 Progress goes to stderr: a bar on a terminal, a line every 5 seconds otherwise, then a summary.
-Exit status: 0 done; 1 the store could not be opened or failed; 2 flags that do not parse.
+Exit status: 0 done; 1 the store could not be opened or failed; 2 flags that do not parse, or a
+configuration file with problems.
 `;
 
 export const EXPORT_HELP = `Usage: tenure export [--out FILE] [options]
@@ -70,10 +76,12 @@ Options (flag | environment variable | default):
         revenuecat-export: the export's instant; subscriptions that ended by then are expired.
 ${STORE_OPTION}
 ${CLOCK_OPTION}
+${CONFIG_OPTION}
   --batch-size <n>                     1000 events per transaction (10000 with revenuecat-export)
   --json                Print the report as JSON on stdout (the summary still goes to stderr).
   -h, --help            Show this help
 
 Exit status: 0 every line was imported or skipped as duplicate/ignored; 1 some lines were rejected
-(the others are imported), or the file, the store or a write failed; 2 flags that do not parse.
+(the others are imported), or the file, the store or a write failed; 2 flags that do not parse, or a
+configuration file with problems.
 `;

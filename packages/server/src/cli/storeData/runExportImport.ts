@@ -1,5 +1,5 @@
 /** `tenure import --format revenuecat-export`: the export's rows into the store, with progress and a summary. */
-import { DEFAULT_CONFIG, type SubscriberStore } from '@tenure/core';
+import type { SubscriberStore } from '@tenure/core';
 import { clockFromSpec } from '../../clock/clock.js';
 import { importExport, type ExportImportReport } from '../../import/importExport.js';
 import type { ExportReader } from '../../import/readExport.js';
@@ -60,7 +60,7 @@ export async function runExportImport(
   try {
     report = await importExport(store, reader, {
       clock: clockFromSpec(args.clock),
-      config: DEFAULT_CONFIG,
+      config: args.config,
       batchSize: args.batchSize,
       ...(sandboxStore === undefined ? {} : { sandboxStore }),
       asOf: args.asOf,

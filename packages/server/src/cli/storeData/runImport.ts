@@ -1,7 +1,7 @@
 /** `tenure import`: NDJSON lines from a file or stdin into the store, with a report of every line. */
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { DEFAULT_CONFIG, type SubscriberStore } from '@tenure/core';
+import type { SubscriberStore } from '@tenure/core';
 import { clockFromSpec } from '../../clock/clock.js';
 import type { DataArgs } from './dataArgs.js';
 import { progressDisplay, type DataIo } from './dataIo.js';
@@ -37,7 +37,7 @@ export async function runImport(store: SubscriberStore, input: ImportInput, args
   try {
     report = await importRecords(store, lines, {
       clock: clockFromSpec(args.clock),
-      config: DEFAULT_CONFIG,
+      config: args.config,
       batchSize: args.batchSize,
       ...(signal === undefined ? {} : { signal }),
       onBatch: (r, line) =>

@@ -1,5 +1,5 @@
 /** `tenure replay`: every projection rebuilt from the stored events, while the store stays in use. */
-import { DEFAULT_CONFIG, type SubscriberStore } from '@tenure/core';
+import type { SubscriberStore } from '@tenure/core';
 import { clockFromSpec } from '../../clock/clock.js';
 import type { DataArgs } from './dataArgs.js';
 import { progressDisplay, type DataIo } from './dataIo.js';
@@ -7,7 +7,7 @@ import { createProgressReporter, formatCount, formatDuration, formatRate } from 
 
 /**
  * Given an open store, the parsed arguments and the io, replays the store at the clock's `now` under
- * the default configuration and resolves with the exit code (0, or throws what failed).
+ * the arguments' rules (the configuration file's, else the defaults) and resolves with the exit code (0, or throws what failed).
  *
  * @example
  * const code = await runReplay(store, args, io);
@@ -16,7 +16,7 @@ export async function runReplay(store: SubscriberStore, args: DataArgs, io: Data
   const events = await store.eventCount();
   const progress = createProgressReporter({ label: 'replay', unit: 'subscribers', write: io.stderr, ...progressDisplay(io) });
   const now = clockFromSpec(args.clock).now();
-  const rebuilt = await store.replay({ now, config: DEFAULT_CONFIG }, (done, total) => progress.update(done, total));
+  const rebuilt = await store.replay({ now, config: args.config }, (done, total) => progress.update(done, total));
   const ms = progress.elapsedMs();
   progress.finish(
     `replay: ${formatCount(rebuilt)} subscribers rebuilt from ${formatCount(events)} events in ${formatDuration(ms)} (${formatRate(events, ms, 'events')}, ${formatRate(rebuilt, ms, 'subscribers')})`,

@@ -60,12 +60,15 @@ export class CustomerTable {
     return occurrence !== undefined && this.occurrences.has(occurrence);
   }
 
-  /** Re-materializes every row when `ctx.config` differs from the configuration the rows were built with. */
-  useConfig({ now, config }: StoreContext): void {
-    if (config === this.lastConfig) return;
+  /**
+   * Re-materializes every row when `ctx.config` differs from the configuration the rows were built
+   * with; returns how many, or null when the rows were built with it.
+   */
+  useConfig({ now, config }: StoreContext): number | null {
+    if (config === this.lastConfig) return null;
     this.lastConfig = config;
     const next = configFingerprint(config);
-    if (next === this.fingerprint) return;
+    if (next === this.fingerprint) return null;
     this.fingerprint = next;
     for (const entry of this.entries.values()) {
       const { row } = materializeAtRisk(entry.subscriber, now, config);
@@ -77,6 +80,7 @@ export class CustomerTable {
       entry.assessedAt = now;
     }
     this.index.rebuild([...this.entries.values()]);
+    return this.entries.size;
   }
 
   /** The entry of the person `id` names (any of its ids), or undefined. */

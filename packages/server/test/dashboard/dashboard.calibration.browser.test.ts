@@ -1,0 +1,56 @@
+// The dashboard with a calibration, in a real headless Chromium against a real `startRetentionServer`:
+// each at-risk row and the subscriber view show the churn probability; without a calibration
+// (dashboard.browser.test.ts) the column stays hidden.
+import { DAY_MS, churnProbability, formatChurnPercent, type ConfigCalibration } from '@tenure/core';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium, type Chromium } from '@tenure/testkit/chromium';
+import { seedPopulation, startDashboardServer, type DashboardServer } from './dashboardServer.js';
+import { T0 } from '../helpers/fixtures.js';
+
+declare const document: any;
+
+const calibration: ConfigCalibration = {
+  horizon_ms: 30 * DAY_MS,
+  samples: 1800,
+  positives: 240,
+  probabilities: Array.from({ length: 101 }, (_, s) => (s >= 80 ? 0.64 : s >= 60 ? 0.31 : 0.04)),
+  window: { from: T0 - 150 * DAY_MS, to: T0 - 30 * DAY_MS },
+};
+
+describe.skipIf(!hasChromium)('the dashboard with a calibration, in Chromium', () => {
+  let browser: Chromium;
+  let server: DashboardServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startDashboardServer({ calibration });
+    await seedPopulation(server);
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows each at-risk row\'s churn probability under a "Churn within 30 days" column', async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('#at-risk-rows tr[data-customer] td.churn');
+    expect(await page.$eval('#churn-head', (th) => ({ hidden: (th as any).hidden, text: th.textContent }))).toEqual({ hidden: false, text: 'Churn within 30 days' });
+    const cells = await page.$$eval('#at-risk-rows tr[data-customer]', (trs) =>
+      trs.map((tr) => ({ score: Number(tr.getAttribute('data-score')), churn: tr.querySelector('td.churn')!.textContent })),
+    );
+    expect(cells.length).toBeGreaterThan(0);
+    for (const { score, churn } of cells) expect(churn).toBe(formatChurnPercent(churnProbability(calibration, score)));
+    expect(cells[0]).toEqual({ score: 100, churn: 'about 64 %' }); // churned-1
+    expect(await page.$$eval('#at-risk-table thead th:not([hidden])', (ths) => ths.length)).toBe(await page.$eval('#at-risk-rows tr[data-customer]', (tr) => tr.children.length));
+  });
+
+  it('shows the subscriber\'s churn probability beside its score', async () => {
+    await page.click('#at-risk-rows a[href="#subscriber/pending-1"]');
+    await page.waitForSelector('#churn-chance');
+    expect(await page.$eval('#churn-chance', (el) => el.textContent)).toBe(' · about 31 % chance of churning within 30 days');
+    expect(await page.evaluate(() => document.querySelector('.score-line .score').getAttribute('data-score'))).toBe('60');
+  });
+});
