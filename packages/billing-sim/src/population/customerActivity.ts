@@ -1,8 +1,8 @@
 /**
  * A generated customer's app activity: sessions at its engagement rate while it is subscribed,
  * fewer while paused or on a quiet spell, and, for customers whose activity declines before they
- * cancel, a ramp down to almost nothing in the weeks before the cancellation (back to normal if it
- * is undone). Drawn by thinning a Poisson process: candidate sessions at the full rate, each kept
+ * cancel, a fall to almost nothing weeks before the cancellation (a week's ramp; back to normal if
+ * the cancellation is undone). Drawn by thinning a Poisson process: candidate sessions at the full rate, each kept
  * with the probability of the level at its instant.
  */
 import type { LifecycleMarks } from './customerLifecycle.js';
@@ -22,10 +22,10 @@ function levelAt(model: PopulationModel, marks: LifecycleMarks, dips: readonly n
   const d = marks.declines;
   for (let i = 0; i < d.length; i += 3) {
     const from = d[i]!;
-    const cancelAt = d[i + 1]!;
+    const floorAt = d[i + 1]!;
     const until = d[i + 2]!;
     if (at < from || at >= until) continue;
-    const ramp = at >= cancelAt ? model.decline_floor : 1 - ((1 - model.decline_floor) * (at - from)) / Math.max(1, cancelAt - from);
+    const ramp = at >= floorAt ? model.decline_floor : 1 - ((1 - model.decline_floor) * (at - from)) / Math.max(1, floorAt - from);
     level = Math.min(level, ramp);
   }
   if (inside(dips, at)) level *= model.dip_level;

@@ -36,7 +36,7 @@ export interface Ending {
 
 /**
  * What the activity model needs to know of the lifecycle, as flat lists: subscribed spans
- * `[from, to]` pairs, paused spans pairs, and declines `[ramp start, cancellation, until]` triples.
+ * `[from, to]` pairs, paused spans pairs, and declines `[start, floor reached, until]` triples.
  */
 export interface LifecycleMarks {
   spans: number[];
@@ -137,9 +137,9 @@ function drawMidPeriod(walk: Walk, plan: PopulationPlan, paidMonths: number, fai
 /** Marks a decline of activity before a cancellation at `at` (for customers whose activity declines). */
 function markDecline(walk: Walk, sub: SubscriptionState, at: number): void {
   if (!walk.traits.declines) return;
-  const [min, max] = walk.pc.model.decline_days;
+  const { decline_days: [min, max], decline_ramp_days: ramp } = walk.pc.model;
   const from = Math.max(sub.original_purchased_at, at - integerIn(walk.u, min, max) * DAY_MS);
-  walk.marks.declines.push(from, at, Infinity);
+  walk.marks.declines.push(from, Math.min(at, from + ramp * DAY_MS), Infinity);
 }
 
 /**

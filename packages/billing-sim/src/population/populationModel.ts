@@ -86,7 +86,9 @@ export interface PopulationModel {
   declining_share: number;
   /** The decline starts this many days before the cancellation, uniform in [min, max]. */
   decline_days: readonly [number, number];
-  /** Activity level (of the engaged rate) at the cancellation and until the end. */
+  /** Activity falls linearly from its level to the floor over this many days from the decline's start. */
+  decline_ramp_days: number;
+  /** Activity level (of the engaged rate) after the ramp, until the subscription ends or the cancellation is undone. */
   decline_floor: number;
   /** Activity level while paused. */
   paused_level: number;
@@ -147,6 +149,7 @@ export const DEFAULT_POPULATION_MODEL: PopulationModel = Object.freeze({
 
   declining_share: 0.6,
   decline_days: [14, 42] as const,
+  decline_ramp_days: 7,
   decline_floor: 0.05,
   paused_level: 0.2,
   dip_per_month: 0.15,
