@@ -148,7 +148,7 @@ export const DEFAULT_POPULATION_MODEL: PopulationModel = Object.freeze({
   winback_per_month: 0.03,
 
   declining_share: 0.6,
-  decline_days: [14, 42] as const,
+  decline_days: [21, 56] as const,
   decline_ramp_days: 7,
   decline_floor: 0.05,
   paused_level: 0.2,
