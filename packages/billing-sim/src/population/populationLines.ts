@@ -19,10 +19,21 @@ import { populationProducts, type PopulationModel } from './populationModel.js';
  */
 export const activityLine = (customerIdJson: string, at: number): string => `{"activity":{"customer_id":${customerIdJson},"at":${at}}}\n`;
 
-/** The customer's webhook lines, in time order. */
+/**
+ * Given a generated customer, returns its webhook bodies as NDJSON lines (each ending in `\n`), in
+ * time order. Pure.
+ *
+ * @example
+ * for (const c of generatePopulation(options)) out.write(webhookLines(c).join(''));
+ */
 export const webhookLines = (customer: GeneratedCustomer): string[] => customer.events.map((body) => `${JSON.stringify(body)}\n`);
 
-/** The customer's activity lines, in time order. */
+/**
+ * Given a generated customer, returns its activity as `tenure import` lines, in time order. Pure.
+ *
+ * @example
+ * activityLines(customer)[0]; // '{"activity":{"customer_id":"user_000001","at":1775756926000}}\n'
+ */
 export function activityLines(customer: GeneratedCustomer): string[] {
   const id = JSON.stringify(customer.customer_id);
   return customer.activity.map((at) => activityLine(id, at));
@@ -30,7 +41,11 @@ export function activityLines(customer: GeneratedCustomer): string[] {
 
 /**
  * Given a customer and its webhook lines (same order as its events), returns every record line in
- * time order, an event before an activity report of the same instant. Pure.
+ * time order, an event before an activity report of the same instant: what `tenure export` writes.
+ * Pure.
+ *
+ * @example
+ * out.write(recordLines(customer, webhookLines(customer)).join(''));
  */
 export function recordLines(customer: GeneratedCustomer, webhooks: readonly string[]): string[] {
   const id = JSON.stringify(customer.customer_id);
@@ -46,14 +61,30 @@ export function recordLines(customer: GeneratedCustomer, webhooks: readonly stri
   return out;
 }
 
-/** The product periods the export's `product_duration` names, by product id. */
+/**
+ * Given a model, returns its plans' periods by product id (the export's `product_duration`). Pure.
+ *
+ * @example
+ * exportPeriods(DEFAULT_POPULATION_MODEL).get('annual'); // { period: 'P1Y' }
+ */
 export function exportPeriods(model: PopulationModel): ReadonlyMap<string, { period: string | number | null }> {
   return new Map(populationProducts(model).map((p) => [p.id, { period: p.period ?? null }]));
 }
 
-/** The customer's rows of the data export (each transaction's row is built from its own events). */
+/**
+ * Given a customer and the plans' periods, returns its rows of the data export (version 5) as CSV
+ * lines, one per transaction, built from its own events with `exportRows`. Pure.
+ *
+ * @example
+ * out.write(exportCsvHeader()); for (const c of generatePopulation(options)) out.write(exportLines(c, exportPeriods(model)).join(''));
+ */
 export const exportLines = (customer: GeneratedCustomer, periods: ReadonlyMap<string, { period: string | number | null }>): string[] =>
   exportRows(customer.events, periods).map(exportCsvLine);
 
-/** The customer's truth line. */
+/**
+ * Given a customer, returns its truth as one NDJSON line. Pure.
+ *
+ * @example
+ * JSON.parse(truthLine(customer)).churned; // true or false
+ */
 export const truthLine = (customer: GeneratedCustomer): string => `${JSON.stringify(customer.truth)}\n`;
