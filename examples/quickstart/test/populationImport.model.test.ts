@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exportCsvHeader, exportLines, exportPeriods, DEFAULT_POPULATION_MODEL, generatePopulation, populationWindow, recordLines, webhookLines } from '@tenure/billing-sim';
+import { exportCsvHeader, exportLines, exportPeriods, DEFAULT_POPULATION_MODEL, generatePopulation, populationWindow, recordText, webhookLines } from '@tenure/billing-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { factsByImport, factsByWebhooks } from './exportImportHarness.js';
 
@@ -42,7 +42,7 @@ describe('a generated population, delivered by webhooks, imported from its expor
 
   it('is read by tenure import: every event new, every activity report applied, nothing rejected', async () => {
     const file = join(dir, 'records.ndjson');
-    writeFileSync(file, population.flatMap((c) => recordLines(c, webhookLines(c))).join(''));
+    writeFileSync(file, population.map((c) => recordText(c, webhookLines(c))).join(''));
     const result = await tenure(['import', file, '--store', `sqlite:${join(dir, 'tenure.db')}`, '--json']);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as { new: number; duplicate: number; activity: number; rejected: number };

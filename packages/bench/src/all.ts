@@ -3,11 +3,13 @@
  * runs the four storage benches (`atrisk`, `replay`, `parallel`, `rss`), which can also be named one
  * by one; `ingest` is another name for `server` (webhook ingest on every store); `bundle` measures the
  * core's bundle size (scorer-only import vs the whole core); `import` imports a synthetic RevenueCat
- * data export (1 M rows, BENCH_IMPORT_ROWS) beside parsing it only.
+ * data export (1 M rows, BENCH_IMPORT_ROWS) beside parsing it only; `population` generates 100 k
+ * customers over 12 months with the billing simulator's population generator.
  */
 import { runBundleBench } from './bundleSize.js';
 import { runCoreBench } from './core.js';
 import { runImportBench } from './importBench.js';
+import { runPopulationBench } from './population.js';
 import { runServerBench } from './server.js';
 import { runSimBench } from './sim.js';
 import { runStorageBench, STORAGE_BENCHES, type StorageBench } from './storage.js';
@@ -22,3 +24,4 @@ if (wants('sim')) await runSimBench();
 if (wants('server') || selected.has('ingest')) await runServerBench();
 if (wants('storage') || storage.size > 0) await runStorageBench(storage);
 if (wants('import')) await runImportBench();
+if (wants('population')) await runPopulationBench();

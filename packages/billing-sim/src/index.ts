@@ -88,7 +88,8 @@ export { DEFAULT_POPULATION_MODEL, populationProducts } from './population/popul
 export type { PopulationModel, PopulationPlan, PopulationStore } from './population/populationModel.js';
 export type { CustomerTruth } from './population/customerTruth.js';
 export type { Ending, EndReason } from './population/customerLifecycle.js';
-export { activityLine, activityLines, exportLines, exportPeriods, recordLines, truthLine, webhookLines } from './population/populationLines.js';
+export { activityLine, activityText, exportLines, exportPeriods, recordText, truthLine, webhookLines } from './population/populationLines.js';
+export { populationMain } from './population/populationMain.js';
 
 // --- Scenarios ---
 export { runScenario, subsetMismatch } from './scenario/runScenario.js';

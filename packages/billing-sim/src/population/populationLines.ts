@@ -12,12 +12,14 @@ import { populationProducts, type PopulationModel } from './populationModel.js';
 /**
  * The activity line of `tenure export` / `tenure import` (`{ activity: { customer_id, at } }`, the
  * core's `toExportLine`), written from the customer id's JSON text: millions of lines are written
- * and the shape is fixed. Pure.
+ * and the shape is fixed. A whole second is written as its seconds and `000` (a number below 2^31
+ * converts to text about twice as fast as epoch milliseconds do; the same digits). Pure.
  *
  * @example
  * activityLine(JSON.stringify('user_000001'), 1767225600000); // '{"activity":{"customer_id":"user_000001","at":1767225600000}}\n'
  */
-export const activityLine = (customerIdJson: string, at: number): string => `{"activity":{"customer_id":${customerIdJson},"at":${at}}}\n`;
+export const activityLine = (customerIdJson: string, at: number): string =>
+  at % 1000 === 0 && at > 0 ? `{"activity":{"customer_id":${customerIdJson},"at":${at / 1000}000}}\n` : `{"activity":{"customer_id":${customerIdJson},"at":${at}}}\n`;
 
 /**
  * Given a generated customer, returns its webhook bodies as NDJSON lines (each ending in `\n`), in
@@ -29,36 +31,39 @@ export const activityLine = (customerIdJson: string, at: number): string => `{"a
 export const webhookLines = (customer: GeneratedCustomer): string[] => customer.events.map((body) => `${JSON.stringify(body)}\n`);
 
 /**
- * Given a generated customer, returns its activity as `tenure import` lines, in time order. Pure.
+ * Given a generated customer, returns its activity as `tenure import` lines, in time order, as one
+ * text (millions of lines are written: no array of them). Pure.
  *
  * @example
- * activityLines(customer)[0]; // '{"activity":{"customer_id":"user_000001","at":1775756926000}}\n'
+ * activityText(customer).split('\n')[0]; // '{"activity":{"customer_id":"user_000001","at":1775756926000}}'
  */
-export function activityLines(customer: GeneratedCustomer): string[] {
+export function activityText(customer: GeneratedCustomer): string {
   const id = JSON.stringify(customer.customer_id);
-  return customer.activity.map((at) => activityLine(id, at));
+  let text = '';
+  for (const at of customer.activity) text += activityLine(id, at);
+  return text;
 }
 
 /**
  * Given a customer and its webhook lines (same order as its events), returns every record line in
- * time order, an event before an activity report of the same instant: what `tenure export` writes.
- * Pure.
+ * time order, as one text, an event before an activity report of the same instant: what
+ * `tenure export` writes. Pure.
  *
  * @example
- * out.write(recordLines(customer, webhookLines(customer)).join(''));
+ * out.write(recordText(customer, webhookLines(customer)));
  */
-export function recordLines(customer: GeneratedCustomer, webhooks: readonly string[]): string[] {
+export function recordText(customer: GeneratedCustomer, webhooks: readonly string[]): string {
   const id = JSON.stringify(customer.customer_id);
-  const out: string[] = [];
   const { events, activity } = customer;
+  let text = '';
   let a = 0;
   for (let e = 0; e < events.length; e += 1) {
     const at = events[e]!.event.event_timestamp_ms;
-    while (a < activity.length && activity[a]! < at) out.push(activityLine(id, activity[a++]!));
-    out.push(webhooks[e]!);
+    while (a < activity.length && activity[a]! < at) text += activityLine(id, activity[a++]!);
+    text += webhooks[e]!;
   }
-  while (a < activity.length) out.push(activityLine(id, activity[a++]!));
-  return out;
+  while (a < activity.length) text += activityLine(id, activity[a++]!);
+  return text;
 }
 
 /**

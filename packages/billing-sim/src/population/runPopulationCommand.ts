@@ -11,7 +11,7 @@ import { generatePopulation, populationWindow } from './generatePopulation.js';
 import { openLineSink, type LineSink } from './lineSink.js';
 import type { PopulationArgs, PopulationOutput } from './populationArgs.js';
 import { createPopulationDelivery, type DeliveryTally } from './populationDelivery.js';
-import { activityLines, exportLines, exportPeriods, recordLines, truthLine, webhookLines } from './populationLines.js';
+import { activityText, exportLines, exportPeriods, recordText, truthLine, webhookLines } from './populationLines.js';
 import { DEFAULT_POPULATION_MODEL } from './populationModel.js';
 
 /** What a run produced. */
@@ -62,8 +62,8 @@ export async function runPopulationCommand(args: PopulationArgs, stdout: Writabl
   const { webhooks, activity, records, export: exported, truth } = sinks;
   // Writes return a promise only when a stream is full: awaited once per customer, not per write.
   const waits: Promise<void>[] = [];
-  const put = (sink: LineSink | undefined, lines: readonly string[] | string) => {
-    const wait = sink?.write(lines);
+  const put = (sink: LineSink | undefined, text: string) => {
+    const wait = sink?.write(text);
     if (wait !== undefined) waits.push(wait);
   };
   put(exported, exportCsvHeader());
@@ -74,13 +74,13 @@ export async function runPopulationCommand(args: PopulationArgs, stdout: Writabl
       summary.activity += customer.activity.length;
       if (customer.truth.churned) summary.churned += 1;
       const bodies = webhooks !== undefined || records !== undefined ? webhookLines(customer) : [];
-      put(webhooks, bodies);
-      if (activity !== undefined) put(activity, activityLines(customer));
-      if (records !== undefined) put(records, recordLines(customer, bodies));
+      if (webhooks !== undefined) put(webhooks, bodies.join(''));
+      if (activity !== undefined) put(activity, activityText(customer));
+      if (records !== undefined) put(records, recordText(customer, bodies));
       if (exported !== undefined) {
         const rows = exportLines(customer, periods);
         summary.export_rows += rows.length;
-        put(exported, rows);
+        put(exported, rows.join(''));
       }
       if (truth !== undefined) put(truth, truthLine(customer));
       if (delivery !== null) {

@@ -5,11 +5,11 @@
 import { foldEvents, parseExportLine, parseWebhook, type HandledEvent } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { generatePopulation, populationWindow, type GeneratedCustomer } from '../../src/population/generatePopulation.js';
-import { activityLines, recordLines, truthLine, webhookLines } from '../../src/population/populationLines.js';
+import { activityText, recordText, truthLine, webhookLines } from '../../src/population/populationLines.js';
 
 const text = (customers: Iterable<GeneratedCustomer>) => {
   let out = '';
-  for (const c of customers) out += [...recordLines(c, webhookLines(c)), truthLine(c)].join('');
+  for (const c of customers) out += recordText(c, webhookLines(c)) + truthLine(c);
   return out;
 };
 
@@ -64,9 +64,10 @@ describe('generatePopulation', () => {
 
   it("writes activity and records as tenure export's lines (parseExportLine reads every one, activity of its customer)", () => {
     for (const c of population.slice(0, 300)) {
-      const activity = activityLines(c).map((line) => parseExportLine(JSON.parse(line)));
+      const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+      const activity = lines(activityText(c)).map((line) => parseExportLine(JSON.parse(line)));
       expect(activity.map((r) => (r.ok && r.value.record?.kind === 'activity' ? r.value.record : null))).toEqual(c.activity.map((at) => ({ kind: 'activity', customer_id: c.customer_id, at })));
-      const records = recordLines(c, webhookLines(c)).map((line) => parseExportLine(JSON.parse(line)));
+      const records = lines(recordText(c, webhookLines(c))).map((line) => parseExportLine(JSON.parse(line)));
       expect(records.every((r) => r.ok && r.value.record !== null)).toBe(true);
       const times = records.map((r) => (r.ok && r.value.record !== null ? (r.value.record.kind === 'event' ? r.value.record.event.event_timestamp_ms : r.value.record.at) : NaN));
       expect(times).toEqual([...times].sort((x, y) => x - y));
