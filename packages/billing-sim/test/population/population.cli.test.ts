@@ -53,6 +53,15 @@ describe('tenure-billing-sim population', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('prints its help with --help and exits 0; the main help names the command', async () => {
+    const c = capture();
+    expect((await main(['population', '--help'], {}, c.io)).code).toBe(0);
+    expect(c.out.join('\n')).toMatch(/--customers <n>[\s\S]*--webhook-url URL/);
+    const top = capture();
+    expect((await main(['--help'], {}, top.io)).code).toBe(0);
+    expect(top.out.join('\n')).toContain('tenure-billing-sim population');
+  });
+
   it('exits 2 without an output', async () => {
     const c = capture();
     expect((await main(['population', '--customers', '10'], {}, c.io)).code).toBe(2);
