@@ -89,8 +89,9 @@ export function parsePopulationArgs(argv: readonly string[]): { ok: true; value:
   const seed = values.seed ?? 'population';
   if (seed === '') return { ok: false, message: '--seed must not be empty' };
   const start = values.start === undefined ? DEFAULT_POPULATION_START : Date.parse(values.start);
-  if (Number.isNaN(start) || !/^\d{4}-\d{2}-\d{2}T/.test(values.start ?? '2026-01-01T')) {
-    return { ok: false, message: `--start must be an ISO 8601 date-time such as 2026-01-01T00:00:00Z, got "${values.start}"` };
+  // With its offset (Z or ±hh:mm): a local time would make the same flags give other bytes elsewhere.
+  if (Number.isNaN(start) || !/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/.test(values.start ?? '2026-01-01T00:00Z')) {
+    return { ok: false, message: `--start must be an ISO 8601 date-time with its offset, such as 2026-01-01T00:00:00Z, got "${values.start}"` };
   }
   if (start % 60_000 !== 0) return { ok: false, message: `--start must be a whole minute (the data export keeps whole seconds), got "${values.start}"` };
   if (start < Date.UTC(2000, 0, 1) || populationWindow({ customers, months, seed, start }).end > LATEST_WINDOW_END) {

@@ -31,6 +31,7 @@ describe('tenure-billing-sim population', () => {
     [['--months', '121']],
     [['--seed', '']],
     [['--start', 'yesterday']],
+    [['--start', '2026-01-01T00:00:00']],
     [['--start', '2026-01-01T00:00:30Z']],
     [['--start', '2097-06-01T00:00:00Z']],
     [['--unknown', 'x']],
