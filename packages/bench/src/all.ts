@@ -4,12 +4,14 @@
  * by one; `ingest` is another name for `server` (webhook ingest on every store); `bundle` measures the
  * core's bundle size (scorer-only import vs the whole core); `import` imports a synthetic RevenueCat
  * data export (1 M rows, BENCH_IMPORT_ROWS) beside parsing it only; `rescore` what a change of rules
- * costs at `tenure serve`'s start (ensureConfig beside replay).
+ * costs at `tenure serve`'s start (ensureConfig beside replay); `population` generates 100 k
+ * customers over 12 months with the billing simulator's population generator.
  */
 import { runBundleBench } from './bundleSize.js';
 import { runCoreBench } from './core.js';
 import { runImportBench } from './importBench.js';
 import { runRescoreBench } from './store/rescoreBench.js';
+import { runPopulationBench } from './population.js';
 import { runServerBench } from './server.js';
 import { runSimBench } from './sim.js';
 import { runStorageBench, STORAGE_BENCHES, type StorageBench } from './storage.js';
@@ -25,3 +27,4 @@ if (wants('server') || selected.has('ingest')) await runServerBench();
 if (wants('storage') || storage.size > 0) await runStorageBench(storage);
 if (wants('import')) await runImportBench();
 if (wants('rescore')) await runRescoreBench();
+if (wants('population')) await runPopulationBench();

@@ -5,6 +5,7 @@ import type { WebhookConfigInput } from './delivery/deliveryConfig.js';
 import type { RateLimitSettings } from './http/rateLimit/rateLimits.js';
 import { createIntegrationBodySchema } from './api/integrationResource.js';
 import { runExportCommand } from './export/runExportCommand.js';
+import { populationMain } from './population/populationMain.js';
 import { runScenario } from './scenario/runScenario.js';
 import { webhookIntegrationsOf } from './sim/integrations.js';
 import { isLevelEnabled, LOG_LEVELS, parseLogLevel } from './cliLog.js';
@@ -18,6 +19,10 @@ Usage:
   tenure-billing-sim export <scenario.json> [--out FILE] [--gzip]
                                             replay a scenario and write its history as RevenueCat's
                                             data export (version 5 CSV; gzip with --gzip or FILE.gz)
+  tenure-billing-sim population [--customers N] [--months M] [--seed S] --webhooks FILE ...
+                                            generate a population with a known truth: webhooks,
+                                            activity, records, export, truth or HTTP delivery
+                                            (tenure-billing-sim population --help)
 
 Options (environment variable in brackets):
   --port <n>              port to listen on, default 4000            [BILLING_SIM_PORT]
@@ -59,6 +64,8 @@ export async function main(
   env: Record<string, string | undefined>,
   io: CliIo,
 ): Promise<{ code: number; running?: RunningBillingSim }> {
+  // Its own flags, each checked with a one-line message.
+  if (argv[0] === 'population') return { code: await populationMain(argv.slice(1), io, process.stdout) };
   let parsed;
   try {
     parsed = parseArgs({

@@ -72,7 +72,24 @@ export type { DeliveryRecord, DeliveryAttempt, DeliveryState, AttemptKind } from
 export { EXPORT_V5_COLUMNS } from './export/exportColumns.js';
 export type { ExportColumn } from './export/exportColumns.js';
 export { exportRows, exportTime } from './export/exportRows.js';
-export { exportCsvLines } from './export/writeExportCsv.js';
+export { exportCsvHeader, exportCsvLine, exportCsvLines } from './export/writeExportCsv.js';
+
+// --- Populations with a known truth ---
+export {
+  generatePopulation,
+  populationWindow,
+  populationCustomerId,
+  DEFAULT_POPULATION_START,
+  MAX_POPULATION_CUSTOMERS,
+  MAX_POPULATION_MONTHS,
+} from './population/generatePopulation.js';
+export type { PopulationOptions, GeneratedCustomer } from './population/generatePopulation.js';
+export { DEFAULT_POPULATION_MODEL, populationProducts } from './population/populationModel.js';
+export type { PopulationModel, PopulationPlan, PopulationStore } from './population/populationModel.js';
+export type { CustomerTruth } from './population/customerTruth.js';
+export type { Ending, EndReason } from './population/customerLifecycle.js';
+export { activityLine, activityText, exportLines, exportPeriods, recordText, truthLine, webhookLines } from './population/populationLines.js';
+export { populationMain } from './population/populationMain.js';
 
 // --- Scenarios ---
 export { runScenario, subsetMismatch } from './scenario/runScenario.js';

@@ -4,27 +4,24 @@
  * their reversal, forced expiration, pause and resume, extensions, transfers and temporary
  * entitlement grants.
  */
-import { clawbackCredits, grantsForPurchase, type PlannedGrant, type RefundedPeriod } from '@tenure/core';
-import { prefixedHex } from '../internal/random.js';
+import { grantsForPurchase } from '@tenure/core';
 import { addDuration, parseDuration, type Duration } from '../internal/duration.js';
 import { fail, ok, type Result } from './apiError.js';
-import { copySubscription } from './copyCustomer.js';
-import {
-  currenciesOf,
-  customerOf,
-  emitCurrencyEvent,
-  emitEvent,
-  eventContext,
-  findSubscription,
-  grantFor,
-  newTransactionId,
-  productsOf,
-  purchaseOwner,
-  type SimContext,
-} from './context.js';
-import { emitLifecycle, expireNow, failChargeNow, firstCycle, productOfSub, renewNow, resumeNow } from './cycles.js';
+import { currenciesOf, customerOf, emitEvent, eventContext, findSubscription, grantFor, newTransactionId, productsOf, purchaseOwner, type SimContext } from './context.js';
+import { emitLifecycle, expireNow, failChargeNow, firstCycle, resumeNow } from './cycles.js';
 import type { Product } from './products.js';
 import type { CustomerState, EventSettings, SubscriptionState } from './state.js';
+import {
+  cancelSubscription,
+  changeSubscriptionProduct,
+  newSubscription,
+  pauseSubscription,
+  purchaseSubscription,
+  recoverSubscription,
+  refundSubscription,
+  takeBack,
+  uncancelSubscription,
+} from './subscriptionOps.js';
 import { nonRenewingPurchaseEvent, transferEvent } from './webhookEvents.js';
 
 export interface PurchaseInput {
@@ -71,57 +68,9 @@ export function purchase(ctx: SimContext, input: PurchaseInput): Result<Purchase
     grantFor(ctx, customer, product, 'top_up', null, transactionId, environment);
     return ok({ kind: 'one_time', transaction_id: transactionId });
   }
-  const sub = newSubscription(ctx, customer, product, firstCycle(ctx, product, trial), transactionId, { ...input, country_code: country, environment, store });
-  emitLifecycle(ctx, 'INITIAL_PURCHASE', customer, sub, {});
-  grantFor(ctx, customer, product, trial === null ? 'purchase' : 'trial', sub.period_end, transactionId, environment);
+  const origin = { presented_offering_id: input.presented_offering_id, country_code: country, environment, store };
+  const sub = purchaseSubscription(ctx, customer, product, trial, transactionId, origin);
   return ok({ kind: 'subscription', subscription_id: sub.id, transaction_id: transactionId });
-}
-
-/** Adds a new subscription to the customer (and to the world's index of owners). */
-function newSubscription(
-  ctx: SimContext,
-  customer: CustomerState,
-  product: Product,
-  cycle: ReturnType<typeof firstCycle>,
-  transactionId: string,
-  input: { presented_offering_id: string | null; country_code: string; environment: EventSettings['environment']; store: string },
-): SubscriptionState {
-  ctx.seq += 1;
-  const id = prefixedHex(ctx.random, 'sub_', 12);
-  // Through copySubscription: the one field order (and compact shape) of every subscription.
-  const sub = copySubscription({
-    id,
-    customer_id: customer.id,
-    product_id: product.id,
-    status: cycle.status,
-    period_type: cycle.period_type,
-    original_transaction_id: transactionId,
-    transaction_id: transactionId,
-    original_purchased_at: ctx.now,
-    period_start: cycle.period_start,
-    period_end: cycle.period_end,
-    cycle_anchor: cycle.cycle_anchor,
-    cycle_index: cycle.cycle_index,
-    auto_renew: true,
-    renewal_number: 1,
-    grace_expires_at: null,
-    failed_at: null,
-    pending_product_id: null,
-    fail_next_renewal: null,
-    presented_offering_id: input.presented_offering_id,
-    country_code: input.country_code,
-    seq: ctx.seq,
-    expired_at: null,
-    cancel_reason: null,
-    environment: input.environment,
-    store: input.store,
-    auto_resume_at: null,
-    refund: null,
-    past_transactions: null,
-  });
-  customer.subscriptions.push(sub);
-  ctx.subscriptions.set(sub.id, { project_id: customer.project_id, customer_id: customer.id });
-  return sub;
 }
 
 /**
@@ -197,9 +146,7 @@ export function cancel(ctx: SimContext, id: string, reason: string): SubOp {
   if (!r.ok) return r;
   const { customer, sub } = r.value;
   if (!sub.auto_renew) return fail('unprocessable_entity_error', 'The subscription is already cancelled', 'subscription_id');
-  sub.auto_renew = false;
-  sub.cancel_reason = reason;
-  emitLifecycle(ctx, 'CANCELLATION', customer, sub, { cancel_reason: reason });
+  cancelSubscription(ctx, customer, sub, reason);
   return r;
 }
 
@@ -209,9 +156,7 @@ export function uncancel(ctx: SimContext, id: string): SubOp {
   if (!r.ok) return r;
   const { customer, sub } = r.value;
   if (sub.auto_renew) return fail('unprocessable_entity_error', 'The subscription is not cancelled', 'subscription_id');
-  sub.auto_renew = true;
-  sub.cancel_reason = null;
-  emitLifecycle(ctx, 'UNCANCELLATION', customer, sub, {});
+  uncancelSubscription(ctx, customer, sub);
   return r;
 }
 
@@ -229,10 +174,7 @@ export function billingIssue(ctx: SimContext, id: string, graceMs: number | null
 export function recover(ctx: SimContext, id: string): SubOp {
   const r = live(ctx, id, ['grace'], 'recover');
   if (!r.ok) return r;
-  const { customer, sub } = r.value;
-  sub.cycle_anchor = sub.failed_at ?? ctx.now;
-  sub.cycle_index = 0;
-  renewNow(ctx, customer, sub, false);
+  recoverSubscription(ctx, r.value.customer, r.value.sub);
   return r;
 }
 
@@ -246,26 +188,8 @@ export function changeProduct(ctx: SimContext, id: string, newProductId: string,
     return fail('resource_missing', `Subscription product ${newProductId} not found`, 'new_product_id');
   }
   if (next.id === sub.product_id) return fail('parameter_error', 'The subscription already has this product', 'new_product_id');
-  emitLifecycle(ctx, 'PRODUCT_CHANGE', customer, sub, { new_product_id: next.id });
-  sub.pending_product_id = next.id;
-  sub.auto_renew = true;
-  if (timing === 'immediate') renewNow(ctx, customer, sub, true);
+  changeSubscriptionProduct(ctx, customer, sub, next, timing);
   return r;
-}
-
-/** Takes a refunded purchase's grants back with the core's clawback rule and reports it by webhook. */
-function takeBack(
-  ctx: SimContext,
-  customer: CustomerState,
-  grants: readonly PlannedGrant[],
-  period: RefundedPeriod | null,
-  product: Product,
-  tx: string,
-  environment: EventSettings['environment'] = ctx.settings.environment,
-): void {
-  const out = clawbackCredits(customer.ledger, grants, period, ctx.now, `refund:${tx}`);
-  customer.ledger = out.ledger;
-  emitCurrencyEvent(ctx, customer, out.entries, product, tx, environment);
 }
 
 /**
@@ -276,17 +200,7 @@ function takeBack(
 export function refund(ctx: SimContext, id: string): SubOp {
   const r = live(ctx, id, ['trialing', 'active', 'grace'], 'refund');
   if (!r.ok) return r;
-  const { customer, sub } = r.value;
-  const product = productOfSub(ctx, sub);
-  const price = sub.period_type === 'TRIAL' ? 0 : -product.price;
-  emitLifecycle(ctx, 'CANCELLATION', customer, sub, { cancel_reason: 'CUSTOMER_SUPPORT', price, price_in_purchased_currency: price });
-  const kind = sub.period_type === 'TRIAL' ? 'trial' : sub.renewal_number === 1 ? 'purchase' : 'renewal';
-  const grants = grantsForPurchase(currenciesOf(ctx, customer.project_id), { product_id: product.id, kind, cycle_ends_at: sub.period_end, at: ctx.now });
-  const period = { starts_at: sub.period_start, ends_at: sub.period_end };
-  const undone = { at: ctx.now, status: sub.status, period_end: sub.period_end, auto_renew: sub.auto_renew, cancel_reason: sub.cancel_reason };
-  expireNow(ctx, customer, sub, 'CUSTOMER_SUPPORT');
-  sub.refund = undone;
-  takeBack(ctx, customer, grants, period, product, sub.transaction_id, sub.environment);
+  refundSubscription(ctx, r.value.customer, r.value.sub);
   return r;
 }
 
@@ -327,8 +241,7 @@ export function pause(ctx: SimContext, id: string, resumeAfter: Duration): SubOp
   if (sub.auto_resume_at !== null) return fail('unprocessable_entity_error', 'The subscription is already set to pause', 'subscription_id');
   const resumeAt = addDuration(sub.period_end, resumeAfter);
   if (resumeAt <= sub.period_end) return fail('parameter_error', 'The pause must last longer than 0', 'resume_after');
-  sub.auto_resume_at = resumeAt;
-  emitLifecycle(ctx, 'SUBSCRIPTION_PAUSED', customer, sub, { auto_resume_at_ms: resumeAt });
+  pauseSubscription(ctx, customer, sub, resumeAt);
   return r;
 }
 
