@@ -4,8 +4,7 @@
 // first screenshot: the two pages' screenshots composed side by side in a small page of their own
 // (neither page can be framed: both send `frame-ancestors 'none'`).
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { hasChromium, launchChromium, type Chromium } from '@tenure/testkit/chromium';
+import { hasChromium, launchChromium, type Chromium, screenshotDir } from '@tenure/testkit/chromium';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../src/startLocalStack.js';
@@ -13,7 +12,8 @@ import { startLocalStack, type LocalStack } from '../src/startLocalStack.js';
 // These functions run in the page (Chromium), where the DOM globals exist; the test program has no DOM lib.
 declare const document: any, window: any, location: any;
 
-const images = fileURLToPath(new URL('../../../docs/images/', import.meta.url));
+// The docs' images are re-rendered only with UPDATE_SCREENSHOTS=1 (else a temporary folder).
+const images = screenshotDir(new URL('../../../docs/images/', import.meta.url));
 const VIEWPORT = { width: 900, height: 1100 };
 
 /** The dashboard's fact `label` of the open subscriber (`Renewals` → "1"). */

@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -80,3 +81,17 @@ export async function enterApiKey(page: Page, keys: { wrong: string; right: stri
 }
 
 export type { Browser };
+
+/**
+ * Given the docs' image folder (a file URL), returns where a browser test writes its screenshots:
+ * that folder when `UPDATE_SCREENSHOTS=1` (re-rendering the docs' images on purpose), else a fresh
+ * temporary folder, so a test run never changes tracked files. Ends with a slash.
+ *
+ * @example
+ * const images = screenshotDir(new URL('../../../../docs/images/', import.meta.url));
+ */
+export function screenshotDir(docsImages: URL): string {
+  if (process.env['UPDATE_SCREENSHOTS'] === '1') return fileURLToPath(docsImages);
+  return `${mkdtempSync(join(tmpdir(), 'tenure-screenshots-'))}/`;
+}
+

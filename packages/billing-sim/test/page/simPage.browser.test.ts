@@ -1,8 +1,7 @@
 // The control page in a real headless Chromium against a real `startBillingSim` delivering to a
 // real local webhook receiver. Screenshots go to docs/images/ (the simulator's docs embed them).
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { enterApiKey, hasChromium, launchChromium, type Chromium } from '@tenure/testkit/chromium';
+import { enterApiKey, hasChromium, launchChromium, type Chromium, screenshotDir } from '@tenure/testkit/chromium';
 import { startWebhookReceiver, type WebhookReceiver } from '@tenure/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +10,8 @@ import { startBillingSim, type RunningBillingSim, type StartOptions } from '../.
 // These functions run in the page (Chromium), where the DOM globals exist; the test program has no DOM lib.
 declare const document: any;
 
-const images = fileURLToPath(new URL('../../../../docs/images/', import.meta.url));
+// The docs' images are re-rendered only with UPDATE_SCREENSHOTS=1 (else a temporary folder).
+const images = screenshotDir(new URL('../../../../docs/images/', import.meta.url));
 
 const PRODUCTS: NonNullable<StartOptions['products']> = [
   { id: 'pro_monthly', type: 'subscription', period: 'P1M', trial_period: 'P7D', price: 9.99, display_name: 'Pro monthly' },

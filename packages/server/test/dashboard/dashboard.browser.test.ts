@@ -1,11 +1,10 @@
 // The dashboard in a real headless Chromium against a real `startRetentionServer` fed with real
 // webhook fixtures. Screenshots go to docs/images/ (the README embeds them).
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { DAY_MS, RISK_BANDS, RISK_COLOR_HEX, lastDays, riskColor } from '@tenure/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enterApiKey, hasChromium, launchChromium, type Chromium } from '@tenure/testkit/chromium';
+import { enterApiKey, hasChromium, launchChromium, type Chromium, screenshotDir } from '@tenure/testkit/chromium';
 import { churnEvents, seedPopulation, startDashboardServer, type DashboardServer, type Profile } from './dashboardServer.js';
 import { T0 } from '../helpers/fixtures.js';
 
@@ -13,7 +12,8 @@ import { T0 } from '../helpers/fixtures.js';
 declare const document: any, window: any;
 declare function getComputedStyle(element: unknown): { backgroundColor: string };
 
-const images = fileURLToPath(new URL('../../../../docs/images/', import.meta.url));
+// The docs' images are re-rendered only with UPDATE_SCREENSHOTS=1 (else a temporary folder).
+const images = screenshotDir(new URL('../../../../docs/images/', import.meta.url));
 
 /** `#RRGGBB` as the `rgb(r, g, b)` a computed style reports. */
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
