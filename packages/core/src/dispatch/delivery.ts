@@ -23,6 +23,12 @@ export const CHANNELS_BY_URGENCY = {
 /** What an alert says: enough to build an email or a chat message. */
 export interface Alert {
   customer_id: string;
+  /**
+   * The id the alert's cooldowns are kept under: the person's first app user id
+   * (`original_app_user_id`), which stays when the person is named by another id later (an anonymous
+   * id identified, an alias); else `customer_id`. `toAlert` sets it; absent in an alert built by hand.
+   */
+  person_id?: string;
   state: SubscriberState;
   product_id: string | null;
   /**

@@ -77,6 +77,7 @@ describe('planDispatch', () => {
     const [first] = planDispatch([a]);
     expect(first?.alert).toEqual({
       customer_id: 'u9',
+      person_id: 'u9',
       state: 'billing_issue',
       product_id: 'pro_monthly',
       monthly_value_usd: null,

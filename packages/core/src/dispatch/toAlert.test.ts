@@ -11,6 +11,7 @@ describe('toAlert', () => {
     const subscriber = makeSubscriber({ customer_id: 'c42', state: 'pending_cancel', product_id: null, last_event_at: NOW });
     expect(toAlert({ subscriber, risk, recommendations: [recommendation] }, recommendation)).toEqual({
       customer_id: 'c42',
+      person_id: 'c42',
       state: 'pending_cancel',
       product_id: null,
       monthly_value_usd: null,

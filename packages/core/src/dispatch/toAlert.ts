@@ -17,6 +17,7 @@ export function toAlert(assessment: Assessment, recommendation: Recommendation):
   const revenue = subscriber.revenue ?? null;
   return {
     customer_id: subscriber.customer_id,
+    person_id: subscriber.original_app_user_id ?? subscriber.customer_id,
     state: subscriber.state,
     product_id: subscriber.product_id,
     monthly_value_usd: revenue === null ? null : monthlyValueCents(subscriber) / 100,

@@ -95,6 +95,24 @@ describe('createDispatcher', () => {
     expect((await dispatcher.run(churnedPlan(), 'batch')).channels.chat.sent).toBe(1);
   });
 
+  it('keeps a person\'s cooldowns when it is named by another id later (an anonymous id identified)', async () => {
+    const email = createMemoryEmailNotifier();
+    const { dispatcher } = setup([email]);
+    const anonymous = '$RCAnonymousID:0123456789abcdef0123456789abcdef';
+    const events = (name: string, from: number) =>
+      [
+        { type: 'INITIAL_PURCHASE', id: `p-${from}`, app_user_id: name, original_app_user_id: anonymous, event_timestamp_ms: T0 + from },
+        { type: 'EXPIRATION', id: `e-${from}`, app_user_id: name, original_app_user_id: anonymous, event_timestamp_ms: T0 + from + 1 },
+      ] as HandledEvent[];
+    const before = events(anonymous, 0).reduce(applyEvent, undefined as never);
+    const after = events('user_9', 10).reduce(applyEvent, before);
+    expect(after.customer_id).toBe('user_9');
+    expect((await dispatcher.run(planDispatch([assessSubscriber(before, T0)]), 'batch')).channels.email.sent).toBe(1);
+    expect((await dispatcher.run(planDispatch([assessSubscriber(after, T0 + 20)]), 'batch')).channels.email.skipped_cooldown).toBe(1);
+    // Another person is not held back by it.
+    expect((await dispatcher.run(churnedPlan('u2'), 'batch')).channels.email.sent).toBe(1);
+  });
+
   it('skips the same subscriber, action and channel within the cooldown, and sends again after it', async () => {
     const email = createMemoryEmailNotifier();
     const { dispatcher, clock } = setup([email]);

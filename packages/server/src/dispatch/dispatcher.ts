@@ -124,7 +124,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         error,
         trigger,
       });
-    const key = cooldownKey(alert.customer_id, rec.action, channel);
+    // Under the person's first id: a person renamed since (identified, aliased) keeps its cooldowns.
+    const key = cooldownKey(alert.person_id ?? alert.customer_id, rec.action, channel);
     const notifier = channel === 'log' ? undefined : byChannel.get(channel);
     if (channel !== 'log' && notifier === undefined) {
       await record('skipped_no_notifier', 0, `no ${channel} notifier configured`);
