@@ -73,17 +73,17 @@ export async function regroupPeople(
     await client.query(`UPDATE ${t.events} SET customer_id = $1 WHERE customer_id = ANY($2::text[])`, [first, others]);
     await client.query(`UPDATE ${t.identities} SET customer_id = $1 WHERE customer_id = ANY($2::text[])`, [first, others]);
   }
-  const [subscriber] = await refoldPeople(client, t, [first!], now, config, reported, pending);
+  const [subscriber] = await refoldPeople(client, t, [first!], now, config, reported, pending, others);
   return subscriber!; // every key has at least one event
 }
 
 /**
  * Inside an open transaction holding the keys' locks: folds each person `keys` name from the events
  * stored under its key (but those with an id in `exclude`), with the latest reported activity of
- * `reported` and of every row keyed by one of its ids (its own, and any an import session merged
- * into it), keyed by the fold's `customer_id`: moves its events and ids there, deletes its other
- * rows and writes its record and row at `now`. Resolves with the records, in the order of `keys`
- * (undefined for a key with no event: nothing changes).
+ * `reported` and of the rows of its key (and of `absorbed`, keys whose events and ids were just
+ * moved to the only key), keyed by the fold's `customer_id`: moves its events and ids there, deletes
+ * its other rows and writes its record and row at `now`. Resolves with the records, in the order of
+ * `keys` (undefined for a key with no event: nothing changes).
  */
 export async function refoldPeople(
   client: pg.ClientBase,
@@ -93,6 +93,7 @@ export async function refoldPeople(
   config: TenureConfig,
   reported: number | null = null,
   exclude: readonly string[] = [],
+  absorbed: readonly string[] = [],
 ): Promise<(Subscriber | undefined)[]> {
   const events = await client.query<{ customer_id: string; body: HandledEvent }>(
     `SELECT customer_id, body FROM ${t.events} WHERE customer_id = ANY($1::text[]) AND NOT (id = ANY($2::text[])) ORDER BY customer_id, seq`,
@@ -104,9 +105,8 @@ export async function refoldPeople(
     if (list === undefined) eventsOf.set(customer_id, [body]);
     else list.push(body);
   }
-  const idsOf = new Map<string, string[]>(keys.map((key) => [key, [key]]));
-  const named = await client.query<{ id: string; customer_id: string }>(`SELECT id, customer_id FROM ${t.identities} WHERE customer_id = ANY($1::text[])`, [keys]);
-  for (const { id, customer_id } of named.rows) if (id !== customer_id) idsOf.get(customer_id)?.push(id);
+  // The fold's key is one of the person's ids, so a row under it is one of these (every id finds one record).
+  const idsOf = new Map<string, string[]>(keys.map((key) => [key, [key, ...absorbed]]));
   const rows = await client.query<{ customer_id: string; reported_activity_at: number | null }>(
     `SELECT customer_id, reported_activity_at FROM ${t.subscribers} WHERE customer_id = ANY($1::text[]) ORDER BY customer_id FOR UPDATE`,
     [[...idsOf.values()].flat()],

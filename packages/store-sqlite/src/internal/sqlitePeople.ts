@@ -35,12 +35,12 @@ export interface SqlitePeople {
   regroup(keys: readonly string[], reported: number | null, ctx: StoreContext): Subscriber;
   /**
    * Folds the events stored under `key` into one record with the latest reported activity of
-   * `reported` and of every row keyed by one of the person's ids (its own, and any an import
-   * session merged into it), keyed by the fold's `customer_id`: moves the events and ids there,
-   * deletes the other rows and writes the record and its row; returns the record, or undefined
-   * when no event is stored under `key` (nothing changes).
+   * `reported` and of the rows of `key` and of `absorbed` (keys whose events and ids were just
+   * moved to `key`), keyed by the fold's `customer_id`: moves the events and ids there, deletes
+   * the other rows and writes the record and its row; returns the record, or undefined when no
+   * event is stored under `key` (nothing changes).
    */
-  refold(key: string, reported: number | null, ctx: StoreContext): Subscriber | undefined;
+  refold(key: string, reported: number | null, ctx: StoreContext, absorbed?: readonly string[]): Subscriber | undefined;
 }
 
 /** Given the database, its statements and the store's save, returns the identity index. */
@@ -54,17 +54,15 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
   const moveEvents = db.prepare<[string, string]>('UPDATE events SET customer_id = ? WHERE customer_id = ?');
   const deleteSubscriber = db.prepare<[string]>('DELETE FROM subscribers WHERE customer_id = ?');
   const setReported = db.prepare<[number, string]>('UPDATE subscribers SET reported_activity_at = ? WHERE customer_id = ?');
-  const idsOf = db.prepare<[string], string>('SELECT id FROM identities WHERE customer_id = ?').pluck();
   const bodiesOf = db.prepare<[string], string>('SELECT body FROM events WHERE customer_id = ? ORDER BY seq').pluck();
 
-  const refold = (key: string, reported: number | null, ctx: StoreContext): Subscriber | undefined => {
+  const refold = (key: string, reported: number | null, ctx: StoreContext, absorbed: readonly string[] = []): Subscriber | undefined => {
     const bodies = bodiesOf.all(key);
     if (bodies.length === 0) return undefined;
-    const ids = idsOf.all(key);
-    if (!ids.includes(key)) ids.push(key);
+    // The fold's key is one of the person's ids, so a row under it is one of these (every id finds one record).
     const rows: StoredSubscriber[] = [];
     let latest = reported;
-    for (const id of ids) {
+    for (const id of [key, ...absorbed]) {
       const row = s.getStored.get(id);
       if (row === undefined) continue;
       rows.push(row);
@@ -83,6 +81,7 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
       if (row.customer_id === target) before = row;
       else deleteSubscriber.run(row.customer_id);
     }
+    if (before === undefined && target !== key) deleteSubscriber.run(target); // none expected: `target` finds this person
     save(subscriber, before, ctx);
     if (latest !== null && latest !== before?.reported_activity_at) setReported.run(latest, target);
     return subscriber;
@@ -122,7 +121,7 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
         moveEvents.run(first!, old);
         moveIds.run(first!, old);
       }
-      return refold(first!, reported, ctx)!; // every key has at least one event
+      return refold(first!, reported, ctx, others)!; // every key has at least one event
     },
     refold,
   };
