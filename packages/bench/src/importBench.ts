@@ -18,12 +18,12 @@ import { createGzip } from 'node:zlib';
 import { exportCsvLines, exportTime, type ExportColumn } from '@tenure/billing-sim';
 import { DEFAULT_CONFIG, type ImportSession, type StoreContext, type SubscriberStore } from '@tenure/core';
 import { fixedClock, importExport, openExportReader } from '@tenure/server';
-import { benchTempDir, openBenchStore, removeBenchDir } from './store/benchStores.js';
+import { benchDatabaseUrl, benchTempDir, noticeNoPostgres, openBenchStore, removeBenchDir, type StoreKind } from './store/benchStores.js';
 import { collectGarbage, printTable, rate } from './store/latency.js';
 
 const ROWS = Number(process.env['BENCH_IMPORT_ROWS'] ?? 1_000_000);
-/** The store imported into: sqlite (default, what `tenure serve` uses) or memory (`BENCH_IMPORT_STORE`). */
-const STORE = process.env['BENCH_IMPORT_STORE'] === 'memory' ? 'memory' : 'sqlite';
+/** The store imported into (`BENCH_IMPORT_STORE`): sqlite (default, what `tenure serve` uses), memory, or postgres (`BENCH_DATABASE_URL` or `TEST_DATABASE_URL`). */
+const STORE: StoreKind = process.env['BENCH_IMPORT_STORE'] === 'memory' ? 'memory' : process.env['BENCH_IMPORT_STORE'] === 'postgres' ? 'postgres' : 'sqlite';
 const T0 = Date.UTC(2025, 0, 1);
 const DAY = 86_400_000;
 const MONTH = 30 * DAY;
@@ -153,7 +153,8 @@ function throughApplyEvents(store: SubscriberStore): SubscriberStore {
 /** One import of the file into a fresh store: rows, report, CPU and wall time, RSS before and peak, and RSS and heap after GC at each quarter. */
 async function measureImport(file: string, path: ImportPath) {
   collectGarbage();
-  const opened = await openBenchStore(STORE, { sqlitePath: join(benchTempDir(), `import-${path}.db`) });
+  const postgresUrl = benchDatabaseUrl();
+  const opened = await openBenchStore(STORE, { sqlitePath: join(benchTempDir(), `import-${path}.db`), ...(postgresUrl === undefined ? {} : { postgresUrl }) });
   const rssBefore = process.memoryUsage.rss();
   const quarters: string[] = [];
   const sampler = rssSampler();
@@ -189,6 +190,10 @@ async function measureImport(file: string, path: ImportPath) {
 
 /** Runs the import bench and prints its table. */
 export async function runImportBench(): Promise<void> {
+  if (STORE === 'postgres' && benchDatabaseUrl() === undefined) {
+    noticeNoPostgres('import');
+    return;
+  }
   const file = join(benchTempDir(), 'transactions.csv.gz');
   const made = performance.now();
   await pipeline(Readable.from(exportCsvLines(syntheticRows(ROWS, ORDER))), createGzip(), createWriteStream(file));

@@ -150,7 +150,10 @@ export interface SubscriberStore {
  * await session.finish(ctx); // number of persons folded
  */
 export interface ImportSession {
-  /** Stores the events not stored before, in one transaction; one status per event, in order. */
+  /**
+   * Stores the events not stored before, with their marks, in one transaction (PostgreSQL: several
+   * of at most 500 events, for its lock table); one status per event, in order.
+   */
   append(events: readonly HandledEvent[]): Promise<ApplyOutcome['status'][]>;
   /**
    * Folds and writes every marked person (this session's and any left by an earlier one) in

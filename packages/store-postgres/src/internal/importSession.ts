@@ -1,13 +1,14 @@
 /**
  * The PostgreSQL store's bulk import (`SubscriberStore.beginImport`, schema version 6): `append`
- * stores a batch in one transaction as `applyEvents` does, under the same locks, but reads and
- * writes no record; each person touched goes to `import_pending` in that transaction. `finish`
+ * stores a batch as `applyEvents` does, under the same locks, in transactions of at most 500
+ * events, but reads and writes no record; each person touched goes to `import_pending` in the
+ * transaction of its events. `finish`
  * folds the pending persons a page at a time (their locks taken as every writer takes them, so a
  * webhook of one of them arriving meanwhile is folded in or applied after, never lost) and removes
  * their marks with their new rows. Marks left by a session that never finished are folded by the
  * next session's `finish`.
  */
-import type { ImportSession, StoreContext } from '@tenure/core';
+import type { ApplyOutcome, ImportSession, StoreContext } from '@tenure/core';
 import type pg from 'pg';
 import { lockPeople, refoldPeople } from './pgPeople.js';
 import type { Tables } from './tables.js';
@@ -16,6 +17,12 @@ import { appendEvents, type WriteEventsSql } from './writeEvents.js';
 
 /** Persons folded per `finish` transaction: a few thousand events, a few milliseconds of locks. */
 const PAGE = 500;
+/**
+ * Events per `append` transaction at most: each takes the advisory locks of the ids it names, and
+ * PostgreSQL's lock table holds about 64 per connection (`max_locks_per_transaction`), shared: a
+ * batch of 10,000 events of as many customers ran out of it ("out of shared memory").
+ */
+const APPEND_CHUNK = 500;
 
 /** Given the pool, the tables, the statements of `writeEvents` and the store's config check, returns `beginImport`. */
 export function createPgImport(
@@ -26,8 +33,12 @@ export function createPgImport(
 ): (ctx: StoreContext) => ImportSession {
   return (begun) => ({
     async append(events) {
-      if (events.length === 0) return [];
-      return withTransaction(pool, (client) => appendEvents(client, sql, events.map((event) => ({ event, now: begun.now })), begun.config));
+      const statuses: ApplyOutcome['status'][] = [];
+      for (let from = 0; from < events.length; from += APPEND_CHUNK) {
+        const chunk = events.slice(from, from + APPEND_CHUNK).map((event) => ({ event, now: begun.now }));
+        statuses.push(...(await withTransaction(pool, (client) => appendEvents(client, sql, chunk, begun.config))));
+      }
+      return statuses;
     },
     async finish(ctx, onProgress) {
       await ensureConfig(ctx);
