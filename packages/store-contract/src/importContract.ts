@@ -2,8 +2,9 @@
  * The contract of the bulk import (`beginImport`, docs/storage.md): a session appends events and
  * folds each person it touched once, at `finish`, and the store then holds exactly what
  * `applyEvents` of the same batches leaves: every record, at-risk row, identity (which record each
- * id finds) and stored event, whatever came before (events, reported activity, transfers) and
- * whatever the batches hold (repeated ids and transactions, ids linking persons). A session that
+ * id finds) and stored event, whatever came before (events, reported activity, transfers),
+ * whatever the batches hold (repeated ids and transactions, ids linking persons) and whatever
+ * webhooks arrive between them. A session that
  * never finishes leaves its persons to the next session's `finish`.
  */
 import fc from 'fast-check';
@@ -25,6 +26,8 @@ interface Scenario {
   activity: [string, number][];
   transfer: { from: string[]; to: string[] } | null;
   batches: EventSpec[][];
+  /** A webhook delivered after each batch (`applyEvent`), or none: while the session runs, on the other store between its batches. */
+  live: (EventSpec | null)[];
   /** Batches appended by a first session that never finishes (a process that died); a second one appends every batch again and finishes. */
   abandonedAfter: number | null;
 }
@@ -34,6 +37,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   activity: fc.array(fc.tuple(customerArb, fc.integer({ min: -20 * DAY_MS, max: 0 })), { maxLength: 3 }),
   transfer: fc.option(fc.record({ from: fc.uniqueArray(customerArb, { minLength: 1, maxLength: 2 }), to: fc.uniqueArray(customerArb, { maxLength: 1 }) }), { freq: 4 }),
   batches: fc.array(fc.array(eventSpecArb, { maxLength: 8 }), { minLength: 1, maxLength: 4 }),
+  live: fc.array(fc.option(eventSpecArb, { freq: 2 }), { maxLength: 4 }),
   abandonedAfter: fc.option(fc.nat(3), { freq: 3 }),
 });
 
@@ -80,26 +84,42 @@ export function describeImportContract(factory: StoreFactory, options: ResolvedC
   const timeout = options.timeoutMs;
 
   describe('beginImport: a bulk import folds each person once', () => {
-    it('leaves exactly what applyEvents of the same batches leaves (records, rows, identities, events), whatever came before', { timeout }, async () => {
+    it('leaves exactly what applyEvents of the same batches leaves (records, rows, identities, events), whatever came before or arrives meanwhile', { timeout }, async () => {
       const property = (stores: (run: (a: SubscriberStore, b: SubscriberStore) => Promise<void>) => Promise<void>) =>
         fc.asyncProperty(scenarioArb, (scenario) =>
           stores(async (bulk, reference) => {
             await prepare(bulk, scenario);
             await prepare(reference, scenario);
             const batches = scenario.batches.map((specs) => specs.map((s) => eventOf(s, IMPORT.now)));
+            const live = scenario.live.map((spec) => (spec === null ? null : eventOf(spec, IMPORT.now)));
             const expected: string[][] = [];
-            for (const batch of batches) expected.push(await reference.applyEvents(batch, IMPORT));
+            for (const [i, batch] of batches.entries()) {
+              expected.push(await reference.applyEvents(batch, IMPORT));
+              const webhook = live[i];
+              if (webhook != null) await reference.applyEvent(webhook, IMPORT);
+            }
+            // Each webhook arrives after its batch was first appended (by the session that stopped, for the batches it appended).
+            const cut = scenario.abandonedAfter ?? 0;
             if (scenario.abandonedAfter !== null) {
-              const cut = await bulk.beginImport(IMPORT);
-              for (const batch of batches.slice(0, scenario.abandonedAfter)) await cut.append(batch);
+              const stopped = await bulk.beginImport(IMPORT);
+              for (const [i, batch] of batches.slice(0, cut).entries()) {
+                await stopped.append(batch);
+                const webhook = live[i];
+                if (webhook != null) await bulk.applyEvent(webhook, IMPORT);
+              }
             }
             const session = await bulk.beginImport(IMPORT);
             const statuses: string[][] = [];
-            for (const batch of batches) statuses.push(await session.append(batch));
+            for (const [i, batch] of batches.entries()) {
+              statuses.push(await session.append(batch));
+              const webhook = live[i];
+              if (webhook != null && i >= cut) await bulk.applyEvent(webhook, IMPORT);
+            }
             // Appending again what an abandoned session stored finds duplicates; otherwise the same answers.
             if (scenario.abandonedAfter === null) expect(statuses).toEqual(expected);
             await session.finish(IMPORT);
-            await expectSameStores(bulk, reference, idsOf([...scenario.before.map((s) => eventOf(s, BEFORE.now)), ...batches.flat()]), IMPORT);
+            const all = [...scenario.before.map((s) => eventOf(s, BEFORE.now)), ...batches.flat(), ...live.flatMap((e) => (e === null ? [] : [e]))];
+            await expectSameStores(bulk, reference, idsOf(all), IMPORT);
           }),
         );
       const { reset } = factory;
@@ -118,6 +138,29 @@ export function describeImportContract(factory: StoreFactory, options: ResolvedC
         );
       });
     });
+
+    it('follows a person a webhook merged into another between two batches', { timeout }, () =>
+      withTwoStores(factory)(async (bulk, reference) => {
+        const before = buildEvent('INITIAL_PURCHASE', 'imp_m0', 'zed', T0, { price: 9.99, expiration_at_ms: T0 + 30 * DAY_MS });
+        const first = [buildEvent('NON_RENEWING_PURCHASE', 'imp_m1', 'anon', T0 + DAY_MS, { price: 4.99 })];
+        // The webhook names both ids: one person from then on.
+        const webhook = buildEvent('RENEWAL', 'imp_m2', 'zed', T0 + 2 * DAY_MS, { aliases: ['anon', 'zed'], price: 9.99, expiration_at_ms: T0 + 60 * DAY_MS });
+        const second = [buildEvent('NON_RENEWING_PURCHASE', 'imp_m3', 'anon', T0 + 3 * DAY_MS, { price: 1.99 })];
+        for (const store of [bulk, reference]) await store.applyEvent(before, IMPORT);
+        await reference.applyEvents(first, IMPORT);
+        await reference.applyEvent(webhook, IMPORT);
+        await reference.applyEvents(second, IMPORT);
+        const session = await bulk.beginImport(IMPORT);
+        await session.append(first);
+        await bulk.applyEvent(webhook, IMPORT);
+        await session.append(second);
+        await session.finish(IMPORT);
+        // One person, named by its latest event since (the second batch's).
+        expect(await reference.count()).toBe(1);
+        expect((await reference.get('zed'))?.customer_id).toBe('anon');
+        await expectSameStores(bulk, reference, ['anon', 'zed'], IMPORT);
+      }),
+    );
 
     it('is completed by the next session when one never finished: importing the file again folds what it stored', { timeout }, () =>
       withTwoStores(factory)(async (bulk, reference) => {

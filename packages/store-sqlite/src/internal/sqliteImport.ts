@@ -14,6 +14,21 @@ import type { SqlitePeople } from './sqlitePeople.js';
 
 /** Persons folded per `finish` transaction: a few thousand events, tens of milliseconds of lock. */
 const FINISH_BATCH = 500;
+/** Ids a session remembers at most (about 100 bytes each); past it, it starts over. */
+const MAX_REMEMBERED = 200_000;
+
+/**
+ * What a session remembers across its batches: each id's key (null for an id no person has) and the
+ * persons it marked. True while nothing else changed identities or marks: another connection's
+ * commit moves `data_version`, this connection's other writers move `changes`; then it is
+ * forgotten. So a customer whose rows are far apart in the file is looked up and marked once.
+ */
+interface Remembered {
+  keyOf: Map<string, string | null>;
+  marked: Set<string>;
+  /** `data_version` and `changes` after this session's last transaction. */
+  seen: string;
+}
 
 /** What the session needs of the store: its identity index, its event insert and its config check. */
 export interface SqliteImportDeps {
@@ -32,13 +47,18 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
   const pendingFirst = db.prepare<[number], string>('SELECT customer_id FROM import_pending ORDER BY customer_id LIMIT ?').pluck();
   const pendingAfter = db.prepare<[string, number], string>('SELECT customer_id FROM import_pending WHERE customer_id > ? ORDER BY customer_id LIMIT ?').pluck();
   const countPending = db.prepare<[], number>('SELECT count(*) FROM import_pending').pluck();
+  /** Marks removed by any session's `finish` on this connection. */
+  let unmarked = 0;
+  const stateOf = () => `${db.pragma('data_version', { simple: true }) as number}:${people.changes}:${unmarked}`;
 
-  const append = db.transaction((events: readonly HandledEvent[], ctx: StoreContext): ApplyOutcome['status'][] => {
-    // Lookups of this transaction only (id → key, null for an id no person has): a customer's
-    // events name the same ids, and nothing else writes while the transaction holds the lock.
-    const keyOf = new Map<string, string | null>();
-    const marked = new Set<string>();
-    return events.map((event) => {
+  const append = db.transaction((events: readonly HandledEvent[], ctx: StoreContext, remembered: Remembered): ApplyOutcome['status'][] => {
+    if (remembered.seen !== stateOf() || remembered.keyOf.size > MAX_REMEMBERED) {
+      remembered.keyOf.clear();
+      remembered.marked.clear();
+    }
+    remembered.seen = ''; // forgotten next time unless this transaction commits (a rollback undoes what it learnt)
+    const { keyOf, marked } = remembered;
+    const statuses = events.map((event): ApplyOutcome['status'] => {
       const keys: string[] = [];
       const unknown: string[] = [];
       for (const id of identityIdsOf(event)) {
@@ -64,6 +84,8 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
       }
       return 'applied';
     });
+    remembered.seen = stateOf();
+    return statuses;
   });
 
   /** Folds the pending persons after `after` (null: from the first); returns the last one, null when done, and how many. */
@@ -75,28 +97,32 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
       if (people.refold(key, null, ctx) !== undefined) folded += 1;
       unmark.run(key);
     }
+    unmarked += keys.length;
     return { last: keys.length < FINISH_BATCH ? null : keys[keys.length - 1]!, done: keys.length, folded };
   });
 
-  return (begun) => ({
-    async append(events) {
-      return events.length === 0 ? [] : append.immediate(events, begun);
-    },
-    async finish(ctx, onProgress) {
-      deps.ensureConfig(ctx);
-      const total = countPending.get()!;
-      let cursor: string | null = null;
-      let done = 0;
-      let folded = 0;
-      do {
-        const batch: { last: string | null; done: number; folded: number } = finishBatch.immediate(cursor, ctx);
-        cursor = batch.last;
-        done += batch.done;
-        folded += batch.folded;
-        onProgress?.(done, Math.max(total, done));
-        await new Promise<void>((resolve) => setImmediate(resolve)); // let the process's other work run between batches
-      } while (cursor !== null);
-      return folded;
-    },
-  });
+  return (begun) => {
+    const remembered: Remembered = { keyOf: new Map(), marked: new Set(), seen: '' };
+    return {
+      async append(events) {
+        return events.length === 0 ? [] : append.immediate(events, begun, remembered);
+      },
+      async finish(ctx, onProgress) {
+        deps.ensureConfig(ctx);
+        const total = countPending.get()!;
+        let cursor: string | null = null;
+        let done = 0;
+        let folded = 0;
+        do {
+          const batch: { last: string | null; done: number; folded: number } = finishBatch.immediate(cursor, ctx);
+          cursor = batch.last;
+          done += batch.done;
+          folded += batch.folded;
+          onProgress?.(done, Math.max(total, done));
+          await new Promise<void>((resolve) => setImmediate(resolve)); // let the process's other work run between batches
+        } while (cursor !== null);
+        return folded;
+      },
+    };
+  };
 }
