@@ -2,10 +2,12 @@
  * `npm run bench -- import`: `tenure import --format revenuecat-export` of a synthetic version 5
  * export (1 M rows by default, `BENCH_IMPORT_ROWS`), gzip as RevenueCat delivers it, into a fresh
  * SQLite store (the default of `tenure serve`): rows/s and peak RSS, beside the time to only read
- * and parse the same file's CSV in the same run (the baseline; goal ≥ 0.5× of it). Both in wall
- * time and in CPU time (the process's user + system, gunzip's threads included: the figure to read
- * on a shared machine). RSS is sampled every 50 ms, and at each quarter of the import, to show
- * whether memory stays flat. `BENCH_IMPORT_ROWS=2000` is a smoke run.
+ * and parse the same file's CSV in the same run (the baseline; goal ≥ 0.5× of it). The import runs
+ * twice, each into a fresh store (`BENCH_IMPORT_PATHS`): before, every batch through
+ * `applyEvents`; after, through the store's import session (each customer folded once, at the
+ * end). Both in wall time and in CPU time (the process's user + system, gunzip's threads included:
+ * the figure to read on a shared machine). RSS is sampled every 50 ms, and at each quarter of the
+ * import, to show whether memory stays flat. `BENCH_IMPORT_ROWS=2000` is a smoke run.
  */
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,14 +16,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { exportCsvLines, exportTime, type ExportColumn } from '@tenure/billing-sim';
-import { DEFAULT_CONFIG } from '@tenure/core';
+import { DEFAULT_CONFIG, type ImportSession, type StoreContext, type SubscriberStore } from '@tenure/core';
 import { fixedClock, importExport, openExportReader } from '@tenure/server';
-import { benchTempDir, openBenchStore, removeBenchDir } from './store/benchStores.js';
+import { benchDatabaseUrl, benchTempDir, noticeNoPostgres, openBenchStore, removeBenchDir, type StoreKind } from './store/benchStores.js';
 import { collectGarbage, printTable, rate } from './store/latency.js';
 
 const ROWS = Number(process.env['BENCH_IMPORT_ROWS'] ?? 1_000_000);
-/** The store imported into: sqlite (default, what `tenure serve` uses) or memory (`BENCH_IMPORT_STORE`). */
-const STORE = process.env['BENCH_IMPORT_STORE'] === 'memory' ? 'memory' : 'sqlite';
+/** The store imported into (`BENCH_IMPORT_STORE`): sqlite (default, what `tenure serve` uses), memory, or postgres (`BENCH_DATABASE_URL` or `TEST_DATABASE_URL`). */
+const STORE: StoreKind = process.env['BENCH_IMPORT_STORE'] === 'memory' ? 'memory' : process.env['BENCH_IMPORT_STORE'] === 'postgres' ? 'postgres' : 'sqlite';
 const T0 = Date.UTC(2025, 0, 1);
 const DAY = 86_400_000;
 const MONTH = 30 * DAY;
@@ -129,37 +131,40 @@ const cpuMs = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1000;
 
 const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MB`;
 
-/** Runs the import bench and prints its table. */
-export async function runImportBench(): Promise<void> {
-  const file = join(benchTempDir(), 'transactions.csv.gz');
-  const made = performance.now();
-  await pipeline(Readable.from(exportCsvLines(syntheticRows(ROWS, ORDER))), createGzip(), createWriteStream(file));
-  console.log(`\nimport: synthetic version 5 export, ${ROWS.toLocaleString('en-US')} rows (${ORDER} order), ${mb(statSync(file).size)} gzip, written in ${((performance.now() - made) / 1000).toFixed(1)} s`);
+/** The import paths measured (`BENCH_IMPORT_PATHS`, comma-separated; default both, before first). */
+type ImportPath = 'batches' | 'session';
+const PATHS: ImportPath[] = (process.env['BENCH_IMPORT_PATHS'] ?? 'batches,session').split(',').filter((p): p is ImportPath => p === 'batches' || p === 'session');
 
-  collectGarbage();
-  const rssBeforeParse = process.memoryUsage.rss();
-  let sampler = rssSampler();
-  let started = performance.now();
-  let cpu = process.cpuUsage();
-  const opened = await openExportReader(createReadStream(file));
-  if (!opened.ok) throw new Error(opened.error.message);
-  let parsed = 0;
-  // The cheapest way to see every record: the reader's batches, as the import reads them.
-  for await (const batch of opened.value.batches) for (const record of batch) if (record.cells.length > 0) parsed += 1;
-  const parseMs = performance.now() - started;
-  const parseCpuMs = cpuMs(process.cpuUsage(cpu));
-  const parsePeak = sampler.stop();
+/**
+ * The import as it was before the store's import session: every batch through `applyEvents` (each
+ * customer read, folded and written once per batch it has rows in, and again for the end-of-file
+ * events), measured in the same run as the session. The store is wrapped, not changed: its session
+ * is replaced by calls to `applyEvents`.
+ */
+function throughApplyEvents(store: SubscriberStore): SubscriberStore {
+  return Object.assign(Object.create(store) as SubscriberStore, {
+    beginImport: async (ctx: StoreContext): Promise<ImportSession> => ({
+      append: (events) => store.applyEvents(events, ctx),
+      finish: async () => 0,
+    }),
+  });
+}
 
+/** One import of the file into a fresh store: rows, report, CPU and wall time, RSS before and peak, and RSS and heap after GC at each quarter. */
+async function measureImport(file: string, path: ImportPath) {
   collectGarbage();
-  const store = await openBenchStore(STORE, { sqlitePath: join(benchTempDir(), 'import.db') });
-  const rssBeforeImport = process.memoryUsage.rss();
+  const postgresUrl = benchDatabaseUrl();
+  const opened = await openBenchStore(STORE, { sqlitePath: join(benchTempDir(), `import-${path}.db`), ...(postgresUrl === undefined ? {} : { postgresUrl }) });
+  const rssBefore = process.memoryUsage.rss();
   const quarters: string[] = [];
-  sampler = rssSampler();
-  started = performance.now();
-  cpu = process.cpuUsage();
+  const sampler = rssSampler();
+  const started = performance.now();
+  const cpu = process.cpuUsage();
   const reader = await openExportReader(createReadStream(file));
   if (!reader.ok) throw new Error(reader.error.message);
-  const report = await importExport(store.store, reader.value, {
+  // CPU after the latest batch: after the last one, what remains is the session's fold.
+  let afterBatch = process.cpuUsage();
+  const report = await importExport(path === 'session' ? opened.store : throughApplyEvents(opened.store), reader.value, {
     clock: fixedClock(T0 + 500 * DAY),
     config: DEFAULT_CONFIG,
     asOf: T0 + 500 * DAY,
@@ -172,36 +177,75 @@ export async function runImportBench(): Promise<void> {
         collectGarbage();
         quarters.push(`${mb(rss)} (heap after GC ${mb(process.memoryUsage().heapUsed)})`);
       }
+      afterBatch = process.cpuUsage();
     },
   });
-  const importMs = performance.now() - started;
-  const importCpuMs = cpuMs(process.cpuUsage(cpu));
-  const importPeak = sampler.stop();
-  await store.dispose();
+  const ms = performance.now() - started;
+  const cpuUsed = process.cpuUsage(cpu);
+  const peak = sampler.stop();
+  const foldCpuMs = cpuMs(process.cpuUsage(afterBatch));
+  await opened.dispose();
+  return { report, ms, cpuMs: cpuMs(cpuUsed), foldCpuMs, rssBefore, peak, quarters };
+}
+
+/** Runs the import bench and prints its table. */
+export async function runImportBench(): Promise<void> {
+  if (STORE === 'postgres' && benchDatabaseUrl() === undefined) {
+    noticeNoPostgres('import');
+    return;
+  }
+  const file = join(benchTempDir(), 'transactions.csv.gz');
+  const made = performance.now();
+  await pipeline(Readable.from(exportCsvLines(syntheticRows(ROWS, ORDER))), createGzip(), createWriteStream(file));
+  console.log(`\nimport: synthetic version 5 export, ${ROWS.toLocaleString('en-US')} rows (${ORDER} order), ${mb(statSync(file).size)} gzip, written in ${((performance.now() - made) / 1000).toFixed(1)} s`);
+
+  collectGarbage();
+  const rssBeforeParse = process.memoryUsage.rss();
+  const sampler = rssSampler();
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const opened = await openExportReader(createReadStream(file));
+  if (!opened.ok) throw new Error(opened.error.message);
+  let parsed = 0;
+  // The cheapest way to see every record: the reader's batches, as the import reads them.
+  for await (const batch of opened.value.batches) for (const record of batch) if (record.cells.length > 0) parsed += 1;
+  const parseMs = performance.now() - started;
+  const parseCpuMs = cpuMs(process.cpuUsage(cpu));
+  const parsePeak = sampler.stop();
+
+  const runs: { path: ImportPath; run: Awaited<ReturnType<typeof measureImport>> }[] = [];
+  for (const path of PATHS) runs.push({ path, run: await measureImport(file, path) });
   removeBenchDir();
 
   const parseRate = (parsed * 1000) / parseMs;
-  const importRate = (report.rows * 1000) / importMs;
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const LABEL: Record<ImportPath, string> = { batches: 'before: applyEvents per batch', session: 'after: import session' };
   printTable(
-    ['phase', 'rows', 'time', 'rows/s', '× parse-only', 'CPU', '× parse-only (CPU)', 'RSS before', 'peak RSS'],
+    ['phase', 'rows', 'time', 'rows/s', '× parse-only', 'CPU', 'of it after the last batch', '× parse-only (CPU)', 'RSS before', 'peak RSS'],
     [
-      ['parse only (gunzip + csv-parse), baseline', parsed.toLocaleString('en-US'), seconds(parseMs), rate(parseRate), 'baseline', seconds(parseCpuMs), 'baseline', mb(rssBeforeParse), mb(parsePeak)],
-      [
-        `import into ${STORE} (rows → events → store)`,
-        report.rows.toLocaleString('en-US'),
-        seconds(importMs),
-        rate(importRate),
-        (importRate / parseRate).toFixed(2),
-        seconds(importCpuMs),
-        ((parseCpuMs / parsed) / (importCpuMs / report.rows)).toFixed(2),
-        mb(rssBeforeImport),
-        mb(importPeak),
-      ],
+      ['parse only (gunzip + csv-parse), baseline', parsed.toLocaleString('en-US'), seconds(parseMs), rate(parseRate), 'baseline', seconds(parseCpuMs), '', 'baseline', mb(rssBeforeParse), mb(parsePeak)],
+      ...runs.map(({ path, run }) => {
+        const importRate = (run.report.rows * 1000) / run.ms;
+        return [
+          `import into ${STORE}, ${LABEL[path]}`,
+          run.report.rows.toLocaleString('en-US'),
+          seconds(run.ms),
+          rate(importRate),
+          (importRate / parseRate).toFixed(2),
+          seconds(run.cpuMs),
+          seconds(run.foldCpuMs),
+          (parseCpuMs / parsed / (run.cpuMs / run.report.rows)).toFixed(2),
+          mb(run.rssBefore),
+          mb(run.peak),
+        ];
+      }),
     ],
   );
-  console.log(
-    `import: ${report.customers.toLocaleString('en-US')} customers, ${report.subscriptions.toLocaleString('en-US')} subscriptions, ${report.new.toLocaleString('en-US')} events stored, ` +
-      `${report.sandbox_skipped.toLocaleString('en-US')} sandbox rows skipped, ${report.rejected} rejected; RSS at each quarter of the import: ${quarters.join(', ')}`,
-  );
+  for (const { path, run } of runs) {
+    const r = run.report;
+    console.log(
+      `import (${LABEL[path]}): ${r.customers.toLocaleString('en-US')} customers, ${r.subscriptions.toLocaleString('en-US')} subscriptions, ${r.new.toLocaleString('en-US')} events stored, ` +
+        `${r.sandbox_skipped.toLocaleString('en-US')} sandbox rows skipped, ${r.rejected} rejected; RSS at each quarter of the import: ${run.quarters.join(', ')}`,
+    );
+  }
 }

@@ -199,7 +199,7 @@ export type {
 export { materializeAtRisk, configFingerprint } from './atRisk/materializeAtRisk.js';
 
 // --- Store ports ---
-export type { SubscriberStore, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, ProgressListener, ConfigCheck } from './store/subscriberStore.js';
+export type { SubscriberStore, ImportSession, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, ProgressListener, ConfigCheck } from './store/subscriberStore.js';
 export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
 export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger, DispatchQuery, DispatchTally } from './store/dispatchLog.js';
 export { compareTimeline, timelinePage, cursorOf } from './store/eventTimeline.js';

@@ -25,6 +25,7 @@ import { withTransaction } from './internal/withTransaction.js';
 import { writeActivity } from './internal/writeActivity.js';
 import { WriteBatcher } from './internal/writeBatcher.js';
 import { writeEvents, writeEventsSql, type EventWrite } from './internal/writeEvents.js';
+import { createPgImport } from './internal/importSession.js';
 
 /**
  * Where and how `openPostgresStore` connects.
@@ -150,6 +151,8 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
     maxInFlight: 1,
   });
 
+  const beginImport = createPgImport(pool, t, eventsSql, async (ctx) => void (await configGuard.ensure(ctx)));
+
   const refreshDue = async (ctx: StoreContext, limit: number, skipLocked: boolean): Promise<number> => {
     await configGuard.ensure(ctx);
     return refreshDueRows(pool, refresh, ctx.now, ctx.config, limit, skipLocked);
@@ -173,6 +176,12 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
       await configGuard.ensure(ctx);
       const outcomes = await write(events.map((event) => ({ event, now: ctx.now })), ctx.config);
       return outcomes.map((o) => o.status);
+    },
+
+    async beginImport(ctx: StoreContext) {
+      await configGuard.ensure(ctx);
+      await batcher.drained(); // webhooks this process accepted before the import commit before it
+      return beginImport(ctx);
     },
 
     async applyTransfer(event: TransferEvent, ctx: StoreContext) {

@@ -44,6 +44,7 @@ import { createSqlitePeople } from './internal/sqlitePeople.js';
 import { createSqliteTransfer } from './internal/sqliteTransfer.js';
 import { createSqliteSnapshots } from './internal/sqliteSnapshots.js';
 import { createSqliteTimeline } from './internal/sqliteTimeline.js';
+import { createSqliteImport } from './internal/sqliteImport.js';
 
 /** Where the store lives and how long to wait for another process's write lock. */
 export interface SqliteStoreOptions {
@@ -210,6 +211,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     return next;
   });
 
+  const beginImport = createSqliteImport(db, { people, insertEvent, ensureConfig: (ctx) => ensureConfig(ctx) });
+
   const refreshBatch = db.transaction((ctx: StoreContext, limit: number): number => {
     const due = s.due.all(ctx.now, limit);
     for (const stored of due) rematerialize(stored, ctx);
@@ -303,6 +306,12 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     async applyEvents(events, ctx) {
       ensureConfig(ctx);
       return events.length === 0 ? [] : applyMany.immediate(events, ctx);
+    },
+    async beginImport(ctx) {
+      if (closed) throw new Error(`The SQLite store at ${path} is closed`);
+      ensureConfig(ctx);
+      deliveries.flush(); // webhooks accepted before the import are committed before it
+      return beginImport(ctx);
     },
     async applyTransfer(event, ctx) {
       ensureConfig(ctx);

@@ -76,6 +76,12 @@ export interface SubscriberStore {
   /** Like `applyEvent` for many events in one transaction (import); one status per event, in order. */
   applyEvents(events: readonly HandledEvent[], ctx: StoreContext): Promise<ApplyOutcome['status'][]>;
   /**
+   * Opens a bulk import (`ImportSession`): events are appended batch by batch and each person they
+   * touch is folded once, when the session finishes, instead of once per batch. `ctx` is what a
+   * store assesses with before then (a merge of two persons is folded at once).
+   */
+  beginImport(ctx: StoreContext): Promise<ImportSession>;
+  /**
    * Applies a TRANSFER (docs/rules.md §2, `transferHistory`) atomically: unless its id was applied
    * before, moves every stored event of each sender (`transferOf(event).from`) to the receiver
    * `transferOf(event).to[0]` (each re-keyed to the receiving id, so replay and export reproduce the
@@ -135,6 +141,39 @@ export interface SubscriberStore {
   readonly snapshots: SnapshotStore;
   /** Releases resources (connections, file handles). */
   close(): Promise<void>;
+}
+
+/**
+ * A bulk import (`tenure import --format revenuecat-export`): what `applyEvents` stores, with the
+ * folding left to the end. `append` stores each event exactly as `applyEvents` would (unique by
+ * `event.id` and by transaction occurrence, the first of a batch winning; its ids join its
+ * person's, so one person under several ids stays one record, docs/rules.md §2) and durably marks
+ * the persons it touched, without reading or writing their records. `finish` folds every marked
+ * person once from all its stored events and its latest reported activity, names it by its latest
+ * event, and writes its record and at-risk row at `ctx.now`: the store then holds exactly what
+ * `applyEvents` of the same events would have left (records, rows, identities, events).
+ *
+ * Until `finish`, the records and rows of the persons touched are as they were (new persons may
+ * already be found, not yet assessed). The marks outlive the session: a session that never
+ * finishes (the process died, the import was interrupted) leaves its persons marked, and the next
+ * session's `finish` folds them too, so importing the same file again completes the import.
+ *
+ * @example
+ * const session = await store.beginImport(ctx);
+ * for (const batch of batches) await session.append(batch); // ['applied', 'duplicate', ...]
+ * await session.finish(ctx); // number of persons folded
+ */
+export interface ImportSession {
+  /**
+   * Stores the events not stored before, with their marks, in one transaction (PostgreSQL: several
+   * of at most 500 events, for its lock table); one status per event, in order.
+   */
+  append(events: readonly HandledEvent[]): Promise<ApplyOutcome['status'][]>;
+  /**
+   * Folds and writes every marked person (this session's and any left by an earlier one) in
+   * transactions of a few hundred, reporting progress after each; resolves with how many were folded.
+   */
+  finish(ctx: StoreContext, onProgress?: ProgressListener): Promise<number>;
 }
 
 /**

@@ -26,6 +26,7 @@ function resettable(): SubscriberStore & { reset(): void } {
     },
     applyEvent: (...args) => inner.applyEvent(...args),
     applyEvents: (...args) => inner.applyEvents(...args),
+    beginImport: (...args) => inner.beginImport(...args),
     applyTransfer: (...args) => inner.applyTransfer(...args),
     get: (...args) => inner.get(...args),
     recordActivity: (...args) => inner.recordActivity(...args),

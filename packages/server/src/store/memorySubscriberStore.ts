@@ -15,6 +15,7 @@ import type {
   EventPage,
   TimelineQuery,
   HandledEvent,
+  ImportSession,
   PositionOf,
   ProgressListener,
   StoreContext,
@@ -25,7 +26,7 @@ import type {
   TransferOutcome,
 } from '@tenure/core';
 import { createMemoryDispatchLog } from '../dispatch/dispatchLog.js';
-import { CustomerTable } from './internal/customerTable.js';
+import { CustomerTable, type CustomerEntry } from './internal/customerTable.js';
 import { createMemoryCheckpoints } from './internal/memoryCheckpoints.js';
 import { createMemorySnapshots } from './internal/memorySnapshots.js';
 
@@ -54,6 +55,8 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
   const replayBatchSize = Math.max(1, options.replayBatchSize ?? 1000);
   const table = new CustomerTable();
   const { entries, log } = table;
+  /** Persons an import session touched whose rows wait for its `finish` (kept by the store, so a later session assesses them too). */
+  const unassessed = new Set<CustomerEntry>();
 
   const store: MemorySubscriberStore = {
     kind: 'memory',
@@ -64,7 +67,7 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     async applyEvent(event: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome> {
       table.useConfig(ctx);
       if (table.has(event)) return { status: 'duplicate', subscriber: table.entryOf(event.app_user_id)?.subscriber };
-      return { status: 'applied', subscriber: table.apply(event, ctx) };
+      return { status: 'applied', subscriber: table.apply(event, ctx).subscriber };
     },
 
     async applyEvents(events: readonly HandledEvent[], ctx: StoreContext): Promise<ApplyOutcome['status'][]> {
@@ -74,6 +77,33 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
         table.apply(event, ctx);
         return 'applied';
       });
+    },
+
+    async beginImport(ctx: StoreContext): Promise<ImportSession> {
+      table.useConfig(ctx);
+      return {
+        // Each event is folded into its person at once (cheap in memory); the row, its scoring
+        // and its place in the at-risk indexes, once per person at `finish`.
+        async append(events) {
+          return events.map((event) => {
+            if (table.has(event)) return 'duplicate';
+            unassessed.add(table.apply(event, ctx, false));
+            return 'applied';
+          });
+        },
+        async finish(done, onProgress) {
+          table.useConfig(done);
+          let assessed = 0;
+          for (const entry of unassessed) {
+            if (entries.get(entry.id) !== entry) continue; // merged into another person since
+            table.materialize(entry, done);
+            assessed += 1;
+          }
+          unassessed.clear();
+          onProgress?.(assessed, assessed);
+          return assessed;
+        },
+      };
     },
 
     async applyTransfer(event: TransferEvent, ctx: StoreContext): Promise<TransferOutcome> {

@@ -33,24 +33,30 @@ describe('runExportImport', () => {
   it('stops between batches when interrupted: exit 130, what was committed is said and kept', async () => {
     const store = createMemorySubscriberStore();
     const controller = new AbortController();
-    const applyEvents = store.applyEvents.bind(store);
+    const beginImport = store.beginImport.bind(store);
     let batches = 0;
-    store.applyEvents = async (events, ctx) => {
-      const statuses = await applyEvents(events, ctx);
-      if (++batches === 1) controller.abort(new Error('interrupted'));
-      return statuses;
+    store.beginImport = async (ctx) => {
+      const session = await beginImport(ctx);
+      return {
+        append: async (events) => {
+          const statuses = await session.append(events);
+          if (++batches === 1) controller.abort(new Error('interrupted'));
+          return statuses;
+        },
+        finish: (done, onProgress) => session.finish(done, onProgress),
+      };
     };
     const r = await run(store, controller.signal);
     expect(r.code).toBe(130);
     expect(r.err).toContain('tenure import: interrupted near line');
-    expect(r.err).toContain('importing the file again is safe');
+    expect(r.err).toContain('are stored and their customers folded; importing the file again is safe');
     expect(JSON.parse(r.out)).toMatchObject({ new: 10, complete: false });
     expect(await store.count()).toBe(10);
   });
 
   it('a failing store ends the import with exit 1 and one line', async () => {
     const store = createMemorySubscriberStore();
-    store.applyEvents = () => Promise.reject(new Error('disk full'));
+    store.beginImport = async () => ({ append: () => Promise.reject(new Error('disk full')), finish: async () => 0 });
     const r = await run(store);
     expect(r.code).toBe(1);
     expect(r.err).toContain('tenure import: failed: disk full');

@@ -198,6 +198,14 @@ export const MIGRATIONS: readonly Migration[] = [
         body json NOT NULL
       );`,
   },
+  {
+    version: 6,
+    name: 'bulk import: the persons an import session has stored events of and not folded yet',
+    sql: (s) => `
+      -- written with a session's events, removed with the person's new row: a session cut short
+      -- leaves its persons here for the next session's finish
+      CREATE TABLE ${s}.import_pending (customer_id text COLLATE "C" PRIMARY KEY);`,
+  },
 ];
 
 /** The advisory lock key of migrations (the bytes of "tenure"), the same for every schema. */

@@ -11,7 +11,7 @@
 import { compareIds, foldEvents, materializeAtRisk, recordActivity, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
 import { prepared } from './prepared.js';
-import { RowColumns, UNNEST_ROWS } from './subscriberRows.js';
+import { RowColumns, upsertRowsSql } from './subscriberRows.js';
 import type { Tables } from './tables.js';
 
 /** Rounds of "lock the keys, read again" before giving up (each round means another writer moved them meanwhile). */
@@ -67,26 +67,87 @@ export async function regroupPeople(
   config: TenureConfig,
   pending: readonly string[] = [],
 ): Promise<Subscriber> {
-  const kept = await client.query<{ at: number | null }>(`SELECT max(reported_activity_at) AS at FROM ${t.subscribers} WHERE customer_id = ANY($1::text[])`, [keys]);
-  const stored = kept.rows[0]?.at ?? null;
-  const latest = stored === null ? reported : reported === null ? stored : Math.max(stored, reported);
-  const events = await client.query<{ body: HandledEvent }>(
-    `SELECT body FROM ${t.events} WHERE customer_id = ANY($1::text[]) AND NOT (id = ANY($2::text[])) ORDER BY seq`,
-    [keys, pending],
+  // One person from now on, under the first key; `refoldPeople` names it and finds the other rows by their ids.
+  const [first, ...others] = keys;
+  if (others.length > 0) {
+    await client.query(`UPDATE ${t.events} SET customer_id = $1 WHERE customer_id = ANY($2::text[])`, [first, others]);
+    await client.query(`UPDATE ${t.identities} SET customer_id = $1 WHERE customer_id = ANY($2::text[])`, [first, others]);
+  }
+  const [subscriber] = await refoldPeople(client, t, [first!], now, config, reported, pending, others);
+  return subscriber!; // every key has at least one event
+}
+
+/**
+ * Inside an open transaction holding the keys' locks: folds each person `keys` name from the events
+ * stored under its key (but those with an id in `exclude`), with the latest reported activity of
+ * `reported` and of the rows of its key (and of `absorbed`, keys whose events and ids were just
+ * moved to the only key), keyed by the fold's `customer_id`: moves its events and ids there, deletes
+ * its other rows and writes its record and row at `now`. Resolves with the records, in the order of
+ * `keys` (undefined for a key with no event: nothing changes).
+ */
+export async function refoldPeople(
+  client: pg.ClientBase,
+  t: Tables,
+  keys: readonly string[],
+  now: number,
+  config: TenureConfig,
+  reported: number | null = null,
+  exclude: readonly string[] = [],
+  absorbed: readonly string[] = [],
+): Promise<(Subscriber | undefined)[]> {
+  const events = await client.query<{ customer_id: string; body: HandledEvent }>(
+    `SELECT customer_id, body FROM ${t.events} WHERE customer_id = ANY($1::text[]) AND NOT (id = ANY($2::text[])) ORDER BY customer_id, seq`,
+    [keys, exclude],
   );
-  const folded = foldEvents(events.rows.map((r) => r.body))!; // every key has at least one event
-  const subscriber = latest === null ? folded : recordActivity(folded, latest);
-  const key = subscriber.customer_id;
-  await client.query(`UPDATE ${t.events} SET customer_id = $1 WHERE customer_id = ANY($2::text[]) AND customer_id <> $1`, [key, keys]);
-  await client.query(`UPDATE ${t.identities} SET customer_id = $1 WHERE customer_id = ANY($2::text[]) AND customer_id <> $1`, [key, keys]);
-  await client.query(`DELETE FROM ${t.subscribers} WHERE customer_id = ANY($1::text[]) OR customer_id = $2`, [keys, key]);
+  const eventsOf = new Map<string, HandledEvent[]>();
+  for (const { customer_id, body } of events.rows) {
+    const list = eventsOf.get(customer_id);
+    if (list === undefined) eventsOf.set(customer_id, [body]);
+    else list.push(body);
+  }
+  // The fold's key is one of the person's ids, so a row under it is one of these (every id finds one record).
+  const idsOf = new Map<string, string[]>(keys.map((key) => [key, [key, ...absorbed]]));
+  const rows = await client.query<{ customer_id: string; reported_activity_at: number | null }>(
+    `SELECT customer_id, reported_activity_at FROM ${t.subscribers} WHERE customer_id = ANY($1::text[]) ORDER BY customer_id FOR UPDATE`,
+    [[...idsOf.values()].flat()],
+  );
+  const reportedOf = new Map(rows.rows.map((r) => [r.customer_id, r.reported_activity_at]));
+
+  const folded: (Subscriber | undefined)[] = [];
+  const moved: { from: string[]; to: string[] } = { from: [], to: [] };
+  const deleted: string[] = [];
   const columns = new RowColumns();
-  columns.push(subscriber, materializeAtRisk(subscriber, now, config).row);
-  await client.query(
-    `INSERT INTO ${t.subscribers} (customer_id, record, state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at, monthly_value_cents)
-     SELECT * FROM ${UNNEST_ROWS}`,
-    columns.params(),
-  );
-  if (latest !== null) await client.query(`UPDATE ${t.subscribers} SET reported_activity_at = $1 WHERE customer_id = $2`, [latest, key]);
-  return subscriber;
+  const latestOf: { id: string[]; at: number[] } = { id: [], at: [] };
+  for (const key of keys) {
+    const own = eventsOf.get(key);
+    if (own === undefined) {
+      folded.push(undefined);
+      continue;
+    }
+    let latest = reported;
+    const ids = idsOf.get(key)!;
+    for (const id of ids) {
+      const at = reportedOf.get(id) ?? null;
+      if (at !== null && (latest === null || at > latest)) latest = at;
+    }
+    const fold = foldEvents(own)!;
+    const subscriber = latest === null ? fold : recordActivity(fold, latest);
+    const target = subscriber.customer_id;
+    if (target !== key) moved.from.push(key), moved.to.push(target);
+    for (const id of ids) if (id !== target && reportedOf.has(id)) deleted.push(id);
+    columns.push(subscriber, materializeAtRisk(subscriber, now, config).row);
+    if (latest !== null) latestOf.id.push(target), latestOf.at.push(latest);
+    folded.push(subscriber);
+  }
+  if (moved.from.length > 0) {
+    for (const table of [t.events, t.identities]) {
+      await client.query(`UPDATE ${table} AS e SET customer_id = u.target FROM unnest($1::text[], $2::text[]) AS u(key, target) WHERE e.customer_id = u.key`, [moved.from, moved.to]);
+    }
+  }
+  if (deleted.length > 0) await client.query(`DELETE FROM ${t.subscribers} WHERE customer_id = ANY($1::text[])`, [deleted]);
+  if (columns.length > 0) await client.query(upsertRowsSql(t.subscribers), columns.params());
+  if (latestOf.id.length > 0) {
+    await client.query(`UPDATE ${t.subscribers} AS s SET reported_activity_at = u.at FROM unnest($1::text[], $2::bigint[]) AS u(id, at) WHERE s.customer_id = u.id`, [latestOf.id, latestOf.at]);
+  }
+  return folded;
 }

@@ -108,3 +108,13 @@ export const UNNEST_PARAMS = 12;
 /** `SET` list that copies every at-risk column from `u` (an update from `UNNEST_ROWS`). */
 export const SET_ROW_FROM_U =
   'state = u.state, score = u.score, band = u.band, top_action = u.top_action, top_urgency = u.top_urgency, top_reason = u.top_reason, top_priority = u.top_priority, assessed_at = u.assessed_at, rescore_at = u.rescore_at, monthly_value_cents = u.monthly_value_cents';
+
+/** Given the qualified subscribers table, returns the statement writing `RowColumns.params()` as new or replaced rows (reported activity untouched). Pure. */
+export const upsertRowsSql = (subscribers: string): string => `
+  INSERT INTO ${subscribers} AS s (customer_id, record, state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at, monthly_value_cents)
+  SELECT * FROM ${UNNEST_ROWS}
+  ON CONFLICT (customer_id) DO UPDATE SET
+    record = excluded.record, state = excluded.state, score = excluded.score, band = excluded.band,
+    top_action = excluded.top_action, top_urgency = excluded.top_urgency, top_reason = excluded.top_reason,
+    top_priority = excluded.top_priority, assessed_at = excluded.assessed_at, rescore_at = excluded.rescore_at,
+    monthly_value_cents = excluded.monthly_value_cents`;

@@ -23,6 +23,8 @@ export interface Tables {
   identities: string;
   /** One DailySnapshot per UTC day (version 5). */
   dailySnapshots: string;
+  /** Persons an import session stored events of and has not folded yet (version 6). */
+  importPending: string;
 }
 
 /** Given a schema name, returns its tables' qualified names. Pure. */
@@ -42,6 +44,7 @@ export function tablesOf(schema: string): Tables {
     transfers: `${s}.transfers`,
     identities: `${s}.identities`,
     dailySnapshots: `${s}.daily_snapshots`,
+    importPending: `${s}.import_pending`,
   };
 }
 

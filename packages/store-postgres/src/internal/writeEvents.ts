@@ -7,7 +7,7 @@
 import { applyEvent, compareIds, identityIdsOf, materializeAtRisk, transactionOccurrenceOf, type ApplyOutcome, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
 import { addIdentities, lockPeople, regroupPeople } from './pgPeople.js';
-import { RowColumns, UNNEST_ROWS } from './subscriberRows.js';
+import { RowColumns, upsertRowsSql } from './subscriberRows.js';
 import { prepared } from './prepared.js';
 import { sqlLiteral } from './quoteIdent.js';
 import type { Tables } from './tables.js';
@@ -24,6 +24,8 @@ export interface WriteEventsSql {
   insertAndLock: string;
   readSubscribers: string;
   upsertSubscribers: string;
+  /** Marks persons an import session touched (schema version 6), for its `finish`. */
+  markPending: string;
 }
 
 /** Given the tables, returns the statements of `writeEvents`. Pure. */
@@ -54,14 +56,8 @@ export function writeEventsSql(t: Tables): WriteEventsSql {
       SELECT id, (SELECT count(*) FROM locks) AS locked FROM ins`,
     // Locks the rows too, in customer id order (the order every multi-row writer locks rows in).
     readSubscribers: `SELECT customer_id, record FROM ${t.subscribers} WHERE customer_id = ANY($1::text[]) ORDER BY customer_id FOR UPDATE`,
-    upsertSubscribers: `
-      INSERT INTO ${t.subscribers} AS s (customer_id, record, state, score, band, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at, monthly_value_cents)
-      SELECT * FROM ${UNNEST_ROWS}
-      ON CONFLICT (customer_id) DO UPDATE SET
-        record = excluded.record, state = excluded.state, score = excluded.score, band = excluded.band,
-        top_action = excluded.top_action, top_urgency = excluded.top_urgency, top_reason = excluded.top_reason,
-        top_priority = excluded.top_priority, assessed_at = excluded.assessed_at, rescore_at = excluded.rescore_at,
-        monthly_value_cents = excluded.monthly_value_cents`,
+    upsertSubscribers: upsertRowsSql(t.subscribers),
+    markPending: `INSERT INTO ${t.importPending} (customer_id) SELECT DISTINCT k FROM unnest($1::text[]) AS k ORDER BY k ON CONFLICT DO NOTHING`,
   };
 }
 
@@ -72,7 +68,25 @@ export function writeEventsSql(t: Tables): WriteEventsSql {
  * them. Resolves with one outcome per write, in order; a repeated id or transaction occurrence
  * inside the batch is a duplicate of its first write.
  */
-export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, writes: readonly EventWrite[], config: TenureConfig): Promise<ApplyOutcome[]> {
+export function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, writes: readonly EventWrite[], config: TenureConfig): Promise<ApplyOutcome[]> {
+  // Without `mark`, every applied outcome carries its subscriber.
+  return storeEvents(client, sql, writes, config, false) as Promise<ApplyOutcome[]>;
+}
+
+/**
+ * An import session's append: inside an open transaction on `client`, stores the events and their
+ * identities as `writeEvents` does but reads and writes no record: each person touched is added to
+ * `import_pending` for the session's `finish` (a merge of two persons is still folded at once).
+ * Resolves with one status per write, in order.
+ */
+export async function appendEvents(client: pg.ClientBase, sql: WriteEventsSql, writes: readonly EventWrite[], config: TenureConfig): Promise<ApplyOutcome['status'][]> {
+  return (await storeEvents(client, sql, writes, config, true)).map((outcome) => outcome.status);
+}
+
+/** An outcome of `storeEvents`: with `mark`, an applied event's subscriber is not read. */
+type StoredOutcome = { status: ApplyOutcome['status']; subscriber: Subscriber | undefined };
+
+async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, writes: readonly EventWrite[], config: TenureConfig, mark: boolean): Promise<StoredOutcome[]> {
   // The first write of each id and of each transaction occurrence in the batch; the rest are duplicates.
   const firstOf = new Set<string>();
   const firstOccurrence = new Set<string>();
@@ -110,15 +124,18 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
   for (const row of rows) inserted.add(row.id);
 
   const current = new Map<string, Subscriber | undefined>();
-  const read = await client.query<{ customer_id: string; record: Subscriber }>(sql.readSubscribers, [[...new Set([...customers, ...personOf.values()])]]);
-  for (const row of read.rows) current.set(row.customer_id, row.record);
+  if (!mark) {
+    const read = await client.query<{ customer_id: string; record: Subscriber }>(sql.readSubscribers, [[...new Set([...customers, ...personOf.values()])]]);
+    for (const row of read.rows) current.set(row.customer_id, row.record);
+  }
   const recordOf = (id: string) => current.get(personOf.get(id) ?? id);
 
   const changedAt = new Map<string, number>();
   const placed: { id: string; key: string }[] = [];
   const newIds: string[] = [];
   const newKeys: string[] = [];
-  /** Writes what the batch changed so far: events moved to their person, new ids, changed rows. */
+  const marked: string[] = [];
+  /** Writes what the batch changed so far: events moved to their person, new ids, changed rows, marks. */
   const flush = async () => {
     if (placed.length > 0) {
       await client.query(`UPDATE ${t.events} AS e SET customer_id = u.key FROM unnest($1::text[], $2::text[]) AS u(id, key) WHERE e.id = u.id AND e.customer_id <> u.key`, [
@@ -130,6 +147,8 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
     await addIdentities(client, t, newIds, newKeys);
     newIds.length = 0;
     newKeys.length = 0;
+    if (marked.length > 0) await client.query(prepared(sql.markPending, [marked]));
+    marked.length = 0;
     if (changedAt.size > 0) {
       const columns = new RowColumns();
       for (const customer of [...changedAt.keys()].sort(compareIds)) {
@@ -141,7 +160,7 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
     }
   };
 
-  const outcomes: ApplyOutcome[] = [];
+  const outcomes: StoredOutcome[] = [];
   for (const [i, { event, now }] of writes.entries()) {
     if (!sent.has(i) || !inserted.has(event.id)) {
       outcomes.push({ status: 'duplicate', subscriber: recordOf(event.app_user_id) });
@@ -157,6 +176,11 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
       newKeys.push(key);
     }
     if (key !== event.app_user_id) placed.push({ id: event.id, key });
+    if (mark && keys.length <= 1) {
+      marked.push(key);
+      outcomes.push({ status: 'applied', subscriber: undefined });
+      continue;
+    }
     if (keys.length <= 1) {
       const subscriber = applyEvent(current.get(key), event);
       if (subscriber.customer_id === key) {
@@ -168,8 +192,9 @@ export async function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, wr
     }
     // Several records, or a person now named by another id: fold the union again, in the database.
     await flush();
-    const later = writes.flatMap((w, j) => (j > i && sent.has(j) && inserted.has(w.event.id) ? [w.event.id] : []));
+    const later = mark ? [] : writes.flatMap((w, j) => (j > i && sent.has(j) && inserted.has(w.event.id) ? [w.event.id] : []));
     const subscriber = await regroupPeople(client, t, keys, null, now, config, later);
+    if (mark) marked.push(subscriber.customer_id);
     for (const k of keys) current.delete(k);
     current.set(subscriber.customer_id, subscriber);
     for (const [id, k] of personOf) if (keys.includes(k)) personOf.set(id, subscriber.customer_id);

@@ -74,6 +74,16 @@
  * daily_snapshots  day TEXT PRIMARY KEY, at INTEGER,     one DailySnapshot per UTC day (the
  *                  source TEXT, body TEXT                sweep's latest, or folded from events)
  * ```
+ *
+ * Version 6 (bulk import, `beginImport`):
+ *
+ * ```
+ * import_pending   customer_id TEXT PRIMARY KEY     a person an import session stored events of
+ *                                                  and has not folded yet; written with the
+ *                                                  events, removed with the person's new row, so
+ *                                                  the next session's finish folds what a session
+ *                                                  cut short left
+ * ```
  */
 import type Database from 'better-sqlite3';
 
@@ -192,6 +202,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX dispatches_by_customer ON dispatches (customer_id, id);
   CREATE INDEX dispatches_by_at ON dispatches (at, channel, outcome);
   CREATE TABLE daily_snapshots (day TEXT PRIMARY KEY, at INTEGER NOT NULL, source TEXT NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
+  `,
+  `
+  CREATE TABLE import_pending (customer_id TEXT PRIMARY KEY) WITHOUT ROWID;
   `,
 ];
 

@@ -5,7 +5,9 @@
  * under its person's key; when it names ids of several records, or its person's latest event now
  * names another id, `regroup` folds the union again under the new key: the events' `customer_id`
  * moves (each body keeps the `app_user_id` it was delivered with), the old rows go (the totals'
- * triggers follow) and every id of them finds the new row. Runs inside the caller's transaction.
+ * triggers follow) and every id of them finds the new row. `refold` is the same for one key, and
+ * what an import session's `finish` runs for each person it touched. Runs inside the caller's
+ * transaction.
  */
 import type Database from 'better-sqlite3';
 import { foldEvents, recordActivity, type HandledEvent, type StoreContext, type Subscriber } from '@tenure/core';
@@ -16,6 +18,8 @@ export type SaveSubscriber = (subscriber: Subscriber, before: StoredSubscriber |
 
 /** The identity index of one connection and the re-fold of merged or renamed records. */
 export interface SqlitePeople {
+  /** Grows whenever an id gets a key or changes key on this connection (a cache of `keyOf` is stale after). */
+  readonly changes: number;
   /** The key of the record `id` belongs to, or undefined. */
   keyOf(id: string): string | undefined;
   /** The distinct keys of the records the ids belong to (in the order first met), and the ids no record has yet. */
@@ -31,6 +35,14 @@ export interface SqlitePeople {
    * fold's `customer_id`: moves the events and ids there, replaces the rows; returns the record.
    */
   regroup(keys: readonly string[], reported: number | null, ctx: StoreContext): Subscriber;
+  /**
+   * Folds the events stored under `key` into one record with the latest reported activity of
+   * `reported` and of the rows of `key` and of `absorbed` (keys whose events and ids were just
+   * moved to `key`), keyed by the fold's `customer_id`: moves the events and ids there, deletes
+   * the other rows and writes the record and its row; returns the record, or undefined when no
+   * event is stored under `key` (nothing changes).
+   */
+  refold(key: string, reported: number | null, ctx: StoreContext, absorbed?: readonly string[]): Subscriber | undefined;
 }
 
 /** Given the database, its statements and the store's save, returns the identity index. */
@@ -44,9 +56,46 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
   const moveEvents = db.prepare<[string, string]>('UPDATE events SET customer_id = ? WHERE customer_id = ?');
   const deleteSubscriber = db.prepare<[string]>('DELETE FROM subscribers WHERE customer_id = ?');
   const setReported = db.prepare<[number, string]>('UPDATE subscribers SET reported_activity_at = ? WHERE customer_id = ?');
+  let changes = 0;
+  const bodiesOf = db.prepare<[string], string>('SELECT body FROM events WHERE customer_id = ? ORDER BY seq').pluck();
+
+  const refold = (key: string, reported: number | null, ctx: StoreContext, absorbed: readonly string[] = []): Subscriber | undefined => {
+    const bodies = bodiesOf.all(key);
+    if (bodies.length === 0) return undefined;
+    // The fold's key is one of the person's ids, so a row under it is one of these (every id finds one record).
+    const rows: StoredSubscriber[] = [];
+    let latest = reported;
+    for (const id of [key, ...absorbed]) {
+      const row = s.getStored.get(id);
+      if (row === undefined) continue;
+      rows.push(row);
+      const at = row.reported_activity_at;
+      if (at !== null && (latest === null || at > latest)) latest = at;
+    }
+    const folded = foldEvents(bodies.map((body) => JSON.parse(body) as HandledEvent))!;
+    const subscriber = latest === null ? folded : recordActivity(folded, latest);
+    const target = subscriber.customer_id;
+    if (target !== key) {
+      moveEvents.run(target, key);
+      moveIds.run(target, key);
+      changes += 1;
+    }
+    let before: StoredSubscriber | undefined;
+    for (const row of rows) {
+      if (row.customer_id === target) before = row;
+      else deleteSubscriber.run(row.customer_id);
+    }
+    if (before === undefined && target !== key) deleteSubscriber.run(target); // none expected: `target` finds this person
+    save(subscriber, before, ctx);
+    if (latest !== null && latest !== before?.reported_activity_at) setReported.run(latest, target);
+    return subscriber;
+  };
 
   const keyOf = (id: string) => selectKey.get(id)?.customer_id;
   return {
+    get changes() {
+      return changes;
+    },
     keyOf,
     resolve(ids) {
       const keys: string[] = [];
@@ -60,9 +109,11 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
     },
     add(key, ids) {
       for (const id of ids) upsertId.run(id, key);
+      changes += 1;
     },
     release(key) {
       deleteIds.run(key);
+      changes += 1;
     },
     reportedOf(keys) {
       let reported: number | null = null;
@@ -73,20 +124,15 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
       return reported;
     },
     regroup(keys, reported, ctx) {
-      const events = keys.flatMap((key) => s.eventsOfRange.all(key, key).map((row) => JSON.parse(row.body) as HandledEvent));
-      const folded = foldEvents(events)!; // every key has at least one event
-      const subscriber = reported === null ? folded : recordActivity(folded, reported);
-      const key = subscriber.customer_id;
-      for (const old of keys) {
-        deleteSubscriber.run(old);
-        if (old === key) continue;
-        moveEvents.run(key, old);
-        moveIds.run(key, old);
+      // One person from now on, under the first key; `refold` names it and finds the other rows by their ids.
+      const [first, ...others] = keys;
+      for (const old of others) {
+        moveEvents.run(first!, old);
+        moveIds.run(first!, old);
       }
-      deleteSubscriber.run(key); // a record already under the new key is one of `keys` (its ids found it)
-      save(subscriber, undefined, ctx);
-      if (reported !== null) setReported.run(reported, key);
-      return subscriber;
+      changes += 1;
+      return refold(first!, reported, ctx, others)!; // every key has at least one event
     },
+    refold,
   };
 }

@@ -88,7 +88,7 @@ export function parseDataArgs(command: DataCommand, argv: readonly string[], env
   const clock = parseClockSpec(clockText);
   if (clock === undefined) return { ok: false, error: `--clock / TENURE_CLOCK must be "wall", "event" or an ISO time, got "${clockText}"` };
 
-  // An export's rows may come in time order: a larger batch touches each customer fewer times (docs/import.md, Benchmark).
+  // An export's import folds each customer once whatever the batches; a batch is what it holds in memory and commits at once (docs/import.md, Benchmark).
   const batchText = text('batch-size') ?? (text('format') === 'revenuecat-export' ? '10000' : '1000');
   const batchSize = Number(batchText);
   if (!/^\d+$/.test(batchText) || batchSize < 1 || batchSize > 100_000) return { ok: false, error: `--batch-size must be a whole number from 1 to 100000, got "${batchText}"` };

@@ -62,8 +62,10 @@ line number and reason (the first 100; --json lists up to 10,000); the other lin
 With --format revenuecat-export, read RevenueCat's scheduled data export (version 5 transactions
 CSV, gzip or plain): every subscriber is derived as of the export from its transactions, as the
 webhooks would have built it (event ids derived from the transactions, so importing a file again, or
-the next day's, counts nothing twice). A file without the version 5 columns is refused before
-anything is written; a bad row is skipped and listed with its line number. See docs/import.md.
+the next day's, counts nothing twice). Events are stored batch by batch and each customer is folded
+once, after the last row. A file without the version 5 columns is refused before anything is
+written; a bad row is skipped and listed with its line number. Interrupted (Ctrl-C), it folds what
+it stored and exits 130; if it dies, running the file again completes it. See docs/import.md.
 
 Options (flag | environment variable | default):
   FILE                  The file to read; - reads stdin.

@@ -71,11 +71,20 @@ export async function runExportImport(
         if (byBytes) progress.update(input.bytesRead() ?? 0, input.bytes, `${formatCount(r.rows)} rows, ${detail(r)}`);
         else progress.update(r.rows, null, detail(r));
       },
+      // After the last row (or an interruption), each customer is folded once: the bar stays full meanwhile.
+      onFold: (done, total) => {
+        const folding = `folding customers ${formatCount(done)}/${formatCount(total)}`;
+        if (byBytes) progress.update(input.bytesRead() ?? input.bytes ?? 0, input.bytes, folding);
+        else progress.update(last?.rows ?? 0, null, folding);
+      },
     });
   } catch (error) {
     const why = signal?.aborted === true ? 'interrupted' : `failed: ${error instanceof Error ? error.message : String(error)}`;
     if (last !== undefined) progress.finish(formatExportImportReport(last, progress.elapsedMs(), LISTED_REJECTIONS));
-    io.stderr(`tenure import: ${why} near line ${formatCount(lastLine)}. The batches counted above are committed; importing the file again is safe (derived event ids are stable, stored ones count as duplicates).\n`);
+    const kept = signal?.aborted === true ? 'are stored and their customers folded' : 'are stored, their customers folded by the next import';
+    io.stderr(
+      `tenure import: ${why} near line ${formatCount(lastLine)}. The batches counted above ${kept}; importing the file again is safe (derived event ids are stable, stored ones count as duplicates) and completes it.\n`,
+    );
     if (args.json && last !== undefined) io.stdout(`${JSON.stringify({ ...last, complete: false })}\n`);
     return signal?.aborted === true ? 130 : 1;
   }

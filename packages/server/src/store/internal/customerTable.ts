@@ -4,29 +4,8 @@
  * indexes over the entries. The store wraps it in the async port; keeping every operation
  * synchronous here is what makes each one atomic.
  */
-import {
-  applyEvent,
-  configFingerprint,
-  identityIdsOf,
-  materializeAtRisk,
-  reKeyToReceiver,
-  recordActivity,
-  type AtRiskEntry,
-  type AtRiskPage,
-  type AtRiskQuery,
-  type EventPage,
-  timelinePage,
-  type TimelineQuery,
-  type HandledEvent,
-  type PositionOf,
-  type StoreContext,
-  type Subscriber,
-  type TenureConfig,
-  transactionOccurrenceOf,
-  transferOf,
-  type TransferEvent,
-  type TransferOutcome,
-} from '@tenure/core';
+import { applyEvent, configFingerprint, identityIdsOf, materializeAtRisk, reKeyToReceiver, recordActivity, timelinePage, transactionOccurrenceOf, transferOf } from '@tenure/core';
+import type { AtRiskEntry, AtRiskPage, AtRiskQuery, EventPage, TimelineQuery, HandledEvent, PositionOf, StoreContext, Subscriber, TenureConfig, TransferEvent, TransferOutcome } from '@tenure/core';
 import { AtRiskIndex } from './atRiskIndex.js';
 import type { CustomerEntry } from './customerEntry.js';
 import { codePointKey, compareKeys } from './codePointKey.js';
@@ -92,9 +71,11 @@ export class CustomerTable {
   /**
    * Appends a new event (the caller checked its id) and applies it to the person its ids name;
    * an event naming ids of several persons merges them, and a person whose latest event names
-   * another id moves to it (both re-fold from the union of the events); returns the subscriber.
+   * another id moves to it (both re-fold from the union of the events); returns the person's entry.
+   * With `assess` false (an import session), a person already stored keeps its row until the
+   * caller materializes it.
    */
-  apply(event: HandledEvent, ctx: StoreContext): Subscriber {
+  apply(event: HandledEvent, ctx: StoreContext, assess = true): CustomerEntry {
     this.ids.add(event.id);
     const occurrence = transactionOccurrenceOf(event);
     if (occurrence !== undefined) this.occurrences.add(occurrence);
@@ -103,18 +84,18 @@ export class CustomerTable {
     const existing = people.length === 1 ? people[0]! : undefined;
     if (people.length === 0) {
       const subscriber = applyEvent(undefined, event);
-      this.addEntry(subscriber, this.log.append(event, NO_EVENT), null, ctx);
+      const entry = this.addEntry(subscriber, this.log.append(event, NO_EVENT), null, ctx);
       this.people.assign(subscriber.customer_id, [], ids);
-      return subscriber;
+      return entry;
     }
     if (existing !== undefined) {
       const subscriber = applyEvent(existing.subscriber, event);
       existing.lastSeq = this.log.append(event, existing.lastSeq);
       if (subscriber.customer_id !== existing.id) return this.replace(people, this.log.seqsOf(existing.lastSeq), ids, ctx);
       existing.subscriber = subscriber;
-      this.materialize(existing, ctx);
+      if (assess) this.materialize(existing, ctx);
       this.people.assign(existing.id, [], ids);
-      return subscriber;
+      return existing;
     }
     const seqs = people.flatMap((entry) => this.log.seqsOf(entry.lastSeq));
     seqs.push(this.log.append(event, NO_EVENT));
@@ -124,9 +105,9 @@ export class CustomerTable {
   /**
    * Replaces `old` entries by one folded from the events at `seqs` (made one chain) with the latest
    * reported activity of all, keyed by the fold's `customer_id`; the old entries' ids and `ids` now
-   * find it. Returns the subscriber.
+   * find it. Returns the new entry.
    */
-  private replace(old: readonly CustomerEntry[], seqs: readonly number[], ids: readonly string[], ctx: StoreContext): Subscriber {
+  private replace(old: readonly CustomerEntry[], seqs: readonly number[], ids: readonly string[], ctx: StoreContext): CustomerEntry {
     const lastSeq = this.log.merge(seqs);
     let reported: number | null = null;
     for (const entry of old) {
@@ -137,9 +118,9 @@ export class CustomerTable {
     let folded: Subscriber | undefined;
     for (const event of this.log.chain(lastSeq)) folded = applyEvent(folded, event);
     const subscriber = reported === null ? folded! : recordActivity(folded!, reported);
-    this.addEntry(subscriber, lastSeq, reported, ctx);
+    const entry = this.addEntry(subscriber, lastSeq, reported, ctx);
     this.people.assign(subscriber.customer_id, old.map((entry) => entry.id), ids);
-    return subscriber;
+    return entry;
   }
 
   /** Adds a customer not in the table yet, with its row materialized at `ctx.now`. */
@@ -188,7 +169,7 @@ export class CustomerTable {
       seqs.push(...own);
       this.people.release(sender.id);
     }
-    const subscriber = this.replace(target === undefined ? senders : [target, ...senders], seqs, [receiver], ctx);
+    const { subscriber } = this.replace(target === undefined ? senders : [target, ...senders], seqs, [receiver], ctx);
     return { status: 'applied', receiver, moved, subscriber };
   }
 
@@ -239,7 +220,7 @@ export class CustomerTable {
   }
 
   /** Materializes `entry` at `ctx.now` and moves it in the indexes. */
-  private materialize(entry: CustomerEntry, { now, config }: StoreContext): void {
+  materialize(entry: CustomerEntry, { now, config }: StoreContext): void {
     const { row } = materializeAtRisk(entry.subscriber, now, config);
     entry.top = row.top;
     entry.assessedAt = now;
