@@ -238,7 +238,8 @@ describe.skipIf(!hasChromium)('the dashboard when the live feed is full', () => 
     await server?.close();
   });
 
-  it('falls back to polling, and a new webhook still shows up without a reload', async () => {
+  // The page polls every 10 s and the row may need two polls under load: more than the 30 s default.
+  it('falls back to polling, and a new webhook still shows up without a reload', { timeout: 60_000 }, async () => {
     const page = await browser.context.newPage();
     await page.goto(`${server.url}/`);
     await page.waitForSelector('#live-status[data-mode=polling]');
