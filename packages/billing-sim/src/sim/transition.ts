@@ -129,14 +129,15 @@ export function transition<T extends SimCommandType>(world: World, command: Comm
   const refused = refuseClock(world.now, now);
   if (refused !== null) return fail('parameter_error', refused, 'to');
   const ctx = beginDraft(world, options.grants ?? true);
-  let jobsRun: CommandValues['advance']['jobs_run'] = [];
+  // What the clock answers, passed on as it is: its `jobs_run` are made only when read.
+  let advancedValue: CommandValues['advance'] | null = null;
   if (now > world.now || command.type === 'advance') {
     const advanced = advanceTo(ctx, now);
     if (!advanced.ok) return advanced;
-    jobsRun = advanced.value.jobs_run;
+    advancedValue = advanced.value;
     forgetExpiredKeys(ctx);
   }
-  const result = command.type === 'advance' ? ok({ now: ctx.now, jobs_run: jobsRun }) : apply(ctx, command);
+  const result = command.type === 'advance' ? ok(advancedValue ?? { now: ctx.now, jobs_run: [] }) : apply(ctx, command);
   if (!result.ok) return result;
   return { ok: true, world: commitDraft(ctx), value: result.value as CommandValues[T], events: ctx.events, event_projects: ctx.eventProjects, grants: ctx.grants };
 }
