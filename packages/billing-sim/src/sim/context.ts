@@ -13,7 +13,8 @@ import {
   type LedgerEntry,
   type VirtualCurrency,
 } from '@tenure/core';
-import { prefixedHex, randomFromState, uuidFrom, type Random } from '../internal/random.js';
+import { randomFromState, uuidFrom, type Random } from '../internal/random.js';
+import { createEventLog, type EventLogWriter } from './eventLog.js';
 import type { ApiParts } from './apiParts.js';
 import { pmapGet, pmapRemove, pmapSet, pmapSetAll, pmapSetValues, type PMap } from './persistentMap.js';
 import type { Product } from './products.js';
@@ -29,7 +30,7 @@ import {
   type World,
 } from './state.js';
 import { copyCustomer } from './copyCustomer.js';
-import { virtualCurrencyEvent, type EventContext, type VcAdjustment, type WebhookBody } from './webhookEvents.js';
+import type { EventContext, VcAdjustment, WebhookBody } from './webhookEvents.js';
 
 /** One change to a customer's credits: the ledger entries, with whose ledger they changed. */
 export interface CreditChange {
@@ -60,10 +61,8 @@ export interface SimContext {
   now: number;
   readonly settings: EventSettings;
   readonly random: Random;
-  /** Webhook bodies emitted, in order. */
-  readonly events: WebhookBody[];
-  /** The project of each event in `events` (same positions): delivery sends it to that project's integrations. */
-  readonly eventProjects: string[];
+  /** Webhook events emitted, in order, with the project of each (delivery sends it to that project's integrations). */
+  readonly log: EventLogWriter;
   /** Credit ledger changes, in order (none gathered when the caller does not want them). */
   readonly grants: CreditChange[];
   readonly gatherCredits: boolean;
@@ -86,8 +85,7 @@ export function beginDraft(world: World, gatherCredits = true): SimContext {
     now: world.now,
     settings: world.settings,
     random: rng.random,
-    events: [],
-    eventProjects: [],
+    log: createEventLog(world.settings.app_id, rng.random),
     grants: [],
     gatherCredits,
     seq: world.seq,
@@ -163,10 +161,9 @@ export const eventContext = (ctx: SimContext, environment = ctx.settings.environ
   environment,
 });
 
-/** Records a webhook event of a project. */
+/** Records a webhook event of a project, given as its body (lifecycle and currency events go to the log column-wise). */
 export function emitEvent(ctx: SimContext, projectId: string, body: WebhookBody): void {
-  ctx.events.push(body);
-  ctx.eventProjects.push(projectId);
+  ctx.log.whole(projectId, body);
 }
 
 /** A new store transaction id (digits, as the App Store's look). */
@@ -175,9 +172,6 @@ export const newTransactionId = (ctx: SimContext): string => {
   // "2000000" and the counter in 9 digits, as one flat string (below a billion transactions).
   return ctx.seq < 1e9 ? String(2_000_000_000_000_000 + ctx.seq) : `2000000${ctx.seq}`;
 };
-
-/** A new virtual currency transaction id. */
-export const newVcTransactionId = (ctx: SimContext): string => prefixedHex(ctx.random, 'vctx_', 16);
 
 /** Returns the customer as stored, without copying it (read only), or undefined. */
 export function peekCustomer(ctx: SimContext, projectId: string, customerId: string): CustomerState | undefined {
@@ -347,7 +341,8 @@ export function emitCurrencyEvent(
   recordCredits(ctx, customer, entries);
   const adjustments = toAdjustments(ctx, customer.project_id, entries);
   if (adjustments.length === 0) return;
-  emitEvent(ctx, customer.project_id, virtualCurrencyEvent(eventContext(ctx, environment), customer, adjustments, product, newVcTransactionId(ctx), transactionId));
+  // Its id, then its `virtual_currency_transaction_id` (`vctx_` and 16 hex digits), drawn by the log.
+  ctx.log.currency(ctx.now, customer, adjustments, product, environment, ctx.settings.store, transactionId);
 }
 
 /**
