@@ -6,7 +6,7 @@
 import { expireCredits, nextCreditExpiry } from '@tenure/core';
 import { fail, ok, type Result } from './apiError.js';
 import { adoptCustomer, emitCurrencyEvent, type SimContext } from './context.js';
-import { pmapForEach } from './persistentMap.js';
+import { pvecForEach } from './persistentVector.js';
 import { expireNow, failChargeNow, pauseNow, renewNow, resumeNow, TEMPORARY_GRANT_EXPIRATION_REASON } from './cycles.js';
 import { createSortedRunQueue, type MinHeap } from '../internal/minHeap.js';
 import { addJob, addSlot, compareJobs, createJobTable, JOB_KINDS, sortedJobs, type JobKind, type JobTable } from './jobTable.js';
@@ -80,30 +80,14 @@ function customerJobs(table: JobTable, customer: CustomerState, limit: number): 
 }
 
 /**
- * Every job due by `limit` in a table, and their order (`compareJobs`). Customers are taken in
- * creation order (their `seq` is dense), so `sortedJobs` needs no comparison sort when the jobs'
- * times are in order already (a month of renewals due at one instant).
+ * Every job due by `limit` in a table, and their order (`compareJobs`). The world holds its
+ * customers by creation order, so `sortedJobs` needs no comparison sort when the jobs' times are in
+ * order already (a month of renewals due at one instant).
  */
 function deriveJobs(world: World, limit: number): { table: JobTable; order: Int32Array } {
-  const bySeq: (CustomerState | undefined)[] = new Array<CustomerState | undefined>(world.customer_seq + 1);
-  let dense = true;
-  pmapForEach(world.projects, (project) =>
-    pmapForEach(project.customers, (customer) => {
-      if (customer.seq < bySeq.length && bySeq[customer.seq] === undefined) bySeq[customer.seq] = customer;
-      else dense = false;
-    }),
-  );
-  const table = createJobTable(2 * bySeq.length);
-  if (dense) {
-    for (let seq = 0; seq < bySeq.length; seq += 1) {
-      const customer = bySeq[seq];
-      if (customer !== undefined) customerJobs(table, customer, limit);
-    }
-  } else {
-    // Not expected (every customer takes the next seq); a comparison sort stays right whatever the seqs.
-    pmapForEach(world.projects, (project) => pmapForEach(project.customers, (customer) => customerJobs(table, customer, limit)));
-  }
-  return { table, order: sortedJobs(table, dense) };
+  const table = createJobTable(2 * world.customer_seq);
+  pvecForEach(world.customers, (customer) => customerJobs(table, customer, limit));
+  return { table, order: sortedJobs(table, true) };
 }
 
 /**

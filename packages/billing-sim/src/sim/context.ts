@@ -16,10 +16,12 @@ import {
 import { randomFromState, uuidFrom, type Random } from '../internal/random.js';
 import { createEventLog, type EventLogWriter } from './eventLog.js';
 import type { ApiParts } from './apiParts.js';
-import { pmapGet, pmapRemove, pmapSet, pmapSetAll, pmapSetValues, type PMap } from './persistentMap.js';
+import { pmapGet, pmapRemove, pmapSet, pmapSetAll, type PMap } from './persistentMap.js';
+import { pvecSetAll } from './persistentVector.js';
 import type { Product } from './products.js';
 import {
   emptyProject,
+  storedCustomer,
   type CurrencyRecord,
   type CustomerState,
   type EventSettings,
@@ -180,7 +182,7 @@ export function peekCustomer(ctx: SimContext, projectId: string, customerId: str
   if (copied !== undefined) return copied;
   if (draft?.removed.has(customerId) === true) return undefined;
   const base = draft?.base ?? pmapGet(ctx.base.projects, projectId);
-  return base === undefined ? undefined : pmapGet(base.customers, customerId);
+  return base === undefined ? undefined : storedCustomer(ctx.base, base, customerId);
 }
 
 /**
@@ -191,7 +193,7 @@ export function customerOf(ctx: SimContext, projectId: string, customerId: strin
   const draft = projectDraft(ctx, projectId);
   const copied = copiedCustomers(draft).get(customerId);
   if (copied !== undefined) return copied;
-  const stored = draft.removed.has(customerId) ? undefined : pmapGet(draft.base.customers, customerId);
+  const stored = draft.removed.has(customerId) ? undefined : storedCustomer(ctx.base, draft.base, customerId);
   if (stored !== undefined) {
     const copy = copyCustomer(stored);
     draft.customers.set(customerId, copy);
@@ -370,22 +372,38 @@ export function grantFor(
   return entries;
 }
 
-const customerKey = (c: CustomerState): string => c.id;
-
 /** Turns the working copy into the next world; the world it started from is unchanged. */
 export function commitDraft(ctx: SimContext): World {
   let projects = ctx.base.projects;
+  // What changes in the world's customers, by seq (undefined: deleted), set in one batch.
+  const seqs: number[] = [];
+  const changed: (CustomerState | undefined)[] = [];
   for (const [id, draft] of ctx.projects) {
     const touched = draft.currencies !== null || draft.idempotency !== null || draft.customers.size > 0 || draft.adopted.length > 0 || draft.removed.size > 0;
     if (!touched) continue;
-    // The adopted customers were never looked up again (or they would be in the map): set as they are.
-    let customers = draft.adopted.length === 0 ? draft.base.customers : pmapSetValues(draft.base.customers, draft.adopted, customerKey);
-    if (draft.customers.size > 0) customers = pmapSetAll(customers, draft.customers);
-    for (const id of draft.removed) if (!draft.customers.has(id)) customers = pmapRemove(customers, id);
+    // The clock's copies were never looked up again (or they would be in `customers`): set as they are.
+    for (const copy of draft.adopted) {
+      seqs.push(copy.seq);
+      changed.push(copy);
+    }
+    let customerSeqs = draft.base.customer_seqs;
+    // A customer deleted (and maybe created again, with a new seq) in this transition.
+    for (const customerId of draft.removed) {
+      const seq = pmapGet(draft.base.customer_seqs, customerId);
+      if (seq === undefined) continue;
+      seqs.push(seq);
+      changed.push(undefined);
+      if (!draft.customers.has(customerId)) customerSeqs = pmapRemove(customerSeqs, customerId);
+    }
+    for (const [customerId, customer] of draft.customers) {
+      seqs.push(customer.seq);
+      changed.push(customer);
+      if (pmapGet(draft.base.customer_seqs, customerId) !== customer.seq) customerSeqs = pmapSet(customerSeqs, customerId, customer.seq);
+    }
     projects = pmapSet(projects, id, {
       id,
       currencies: draft.currencies ?? draft.base.currencies,
-      customers,
+      customer_seqs: customerSeqs,
       idempotency: draft.idempotency ?? draft.base.idempotency,
     });
   }
@@ -399,6 +417,7 @@ export function commitDraft(ctx: SimContext): World {
     rng: ctx.rngState(),
     products: ctx.products ?? ctx.base.products,
     projects,
+    customers: pvecSetAll(ctx.base.customers, seqs, changed),
     subscriptions,
     purchases,
     api: ctx.api,
