@@ -1,5 +1,5 @@
 /** Cycle-end expiry: dropping lots whose expiry has come. */
-import type { Ledger, LedgerEntry } from './ledger.js';
+import type { CreditLot, Ledger, LedgerEntry } from './ledger.js';
 
 /** A ledger after expiry and what was removed. */
 export interface ExpireResult {
@@ -7,6 +7,8 @@ export interface ExpireResult {
   /** One `expire` entry per lot that still held credits, dated at the lot's expiry, in expiry order. */
   entries: LedgerEntry[];
 }
+
+const hasExpired = (lot: CreditLot, now: number): boolean => lot.expires_at !== null && lot.expires_at <= now;
 
 /**
  * Given a ledger and an instant, returns the ledger without the lots whose `expires_at` ≤ now, with
@@ -17,17 +19,24 @@ export interface ExpireResult {
  * entries; // [{ kind: 'expire', currency: 'CRD', amount: -40, lot_id: 'lot_1', at: cycleEnd }]
  */
 export function expireCredits(ledger: Ledger, now: number): ExpireResult {
-  const kept = ledger.lots.filter((lot) => lot.expires_at === null || lot.expires_at > now);
-  if (kept.length === ledger.lots.length) return { ledger, entries: [] };
-  const entries: LedgerEntry[] = ledger.lots
-    .filter((lot) => lot.expires_at !== null && lot.expires_at <= now && lot.remaining > 0)
-    .sort((a, b) => (a.expires_at ?? 0) - (b.expires_at ?? 0))
-    .map((lot) => ({
-      kind: 'expire',
-      currency: lot.currency,
-      amount: -lot.remaining,
-      lot_id: lot.lot_id,
-      at: lot.expires_at ?? now,
-    }));
-  return { ledger: { ...ledger, lots: kept }, entries };
+  const lots = ledger.lots;
+  let expired = 0;
+  for (let i = 0; i < lots.length; i++) if (hasExpired(lots[i]!, now)) expired += 1;
+  if (expired === 0) return { ledger, entries: [] };
+  // Loops into literals, not filter/sort/map: see withLot in applyGrants on literals and the young generation.
+  const kept: CreditLot[] = [];
+  const gone: CreditLot[] = [];
+  for (let i = 0; i < lots.length; i++) {
+    const lot = lots[i]!;
+    if (!hasExpired(lot, now)) kept.push(lot);
+    else if (lot.remaining > 0) gone.push(lot);
+  }
+  // In expiry order; lots of one expiry stay in ledger order (a stable sort).
+  if (gone.length > 1) gone.sort((a, b) => (a.expires_at ?? 0) - (b.expires_at ?? 0));
+  const entries: LedgerEntry[] = [];
+  for (let i = 0; i < gone.length; i++) {
+    const lot = gone[i]!;
+    entries.push({ kind: 'expire', currency: lot.currency, amount: -lot.remaining, lot_id: lot.lot_id, at: lot.expires_at ?? now });
+  }
+  return { ledger: { lots: kept, next_lot: ledger.next_lot }, entries };
 }
