@@ -54,7 +54,8 @@ function withLot(lots: readonly CreditLot[], lot: CreditLot): CreditLot[] {
 export function applyGrants(ledger: Ledger, grants: readonly PlannedGrant[]): ApplyGrantsResult {
   let lots = ledger.lots;
   let nextLot = ledger.next_lot;
-  const entries: LedgerEntry[] = [];
+  // A literal for the first entry (most purchases grant one currency): `[].push` grows to 16 slots.
+  let entries: LedgerEntry[] | null = null;
   for (let g = 0; g < grants.length; g++) {
     const grant = grants[g]!;
     if (grant.expires_at !== null && grant.expires_at <= grant.at) continue;
@@ -71,7 +72,9 @@ export function applyGrants(ledger: Ledger, grants: readonly PlannedGrant[]): Ap
     };
     lots = withLot(lots, lot);
     nextLot += 1;
-    entries.push({ kind: 'grant', currency: grant.currency, amount, lot_id: lot.lot_id, at: grant.at });
+    const entry: LedgerEntry = { kind: 'grant', currency: grant.currency, amount, lot_id: lot.lot_id, at: grant.at };
+    if (entries === null) entries = [entry];
+    else entries.push(entry);
   }
-  return { ledger: lots === ledger.lots ? ledger : { lots, next_lot: nextLot }, entries };
+  return { ledger: lots === ledger.lots ? ledger : { lots, next_lot: nextLot }, entries: entries ?? [] };
 }
