@@ -305,10 +305,16 @@ function singleAdjustment(record: CurrencyRecord | undefined, code: string, amou
   return shared;
 }
 
+/** The project's currency records as the transition sees them (read only; no object made: a month advance asks 200 k times). */
+function currencyRecords(ctx: SimContext, projectId: string): ReadonlyMap<string, CurrencyRecord> {
+  const draft = ctx.projects.get(projectId);
+  return draft?.currencies ?? (draft?.base ?? pmapGet(ctx.base.projects, projectId) ?? emptyProject(projectId)).currencies;
+}
+
 /** Sums ledger entries per currency into webhook adjustments (zero sums left out). */
 export function toAdjustments(ctx: SimContext, projectId: string, entries: readonly LedgerEntry[]): VcAdjustment[] {
   if (entries.length === 0) return [];
-  const currencies = readProject(ctx, projectId).currencies;
+  const currencies = currencyRecords(ctx, projectId);
   const only = entries.length === 1 ? entries[0]! : null;
   if (only !== null) {
     // The common case (one grant or one expiry): no sums to build.
