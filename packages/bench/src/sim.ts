@@ -41,7 +41,8 @@ async function runMonth(subscriptions: number, transport: Transport, url: string
   await sim.outbox.idle();
   const setupMs = performance.now() - setupStart;
 
-  const before = sim.events().length;
+  // Counted, not read: reading the history builds its bodies.
+  const before = sim.eventCount();
   const cpuStart = process.cpuUsage();
   const start = performance.now();
   const advanced = sim.advanceBy('P1M');
@@ -51,7 +52,7 @@ async function runMonth(subscriptions: number, transport: Transport, url: string
   const advanceCpuMs = (cpu.user + cpu.system) / 1000;
   await sim.outbox.idle();
   const deliveredMs = performance.now() - start;
-  const bodies = sim.events().slice(before);
+  const bodies = sim.eventsSince(before);
   const undelivered = sim.deliveries().filter((d) => d.state !== 'delivered');
   if (undelivered.length > 0) throw new Error(`${undelivered.length} events not delivered, e.g. ${JSON.stringify(undelivered[0]?.attempts)}`);
 
@@ -77,7 +78,7 @@ export async function runSimBench(): Promise<void> {
   const local = await runMonth(subscriptions, sink, 'http://sink.local/webhook');
   console.log(`  setup (purchases + initial events delivered): ${(local.setupMs / 1000).toFixed(1)} s`);
   console.log(`  JSON.stringify of the month's ${local.events.toLocaleString('en')} bodies (baseline): ${local.stringifyMs.toFixed(0)} ms, ${rate(local.events, local.stringifyMs)}`);
-  console.log(`  advance P1M (renewals, grants, expiries, bodies built):  ${local.advanceMs.toFixed(0)} ms (CPU ${local.advanceCpuMs.toFixed(0)} ms), ${rate(local.events, local.advanceMs)}, ${(local.stringifyMs / local.advanceMs).toFixed(2)} × baseline`);
+  console.log(`  advance P1M (renewals, grants, expiries, events logged): ${local.advanceMs.toFixed(0)} ms (CPU ${local.advanceCpuMs.toFixed(0)} ms), ${rate(local.events, local.advanceMs)}, ${(local.stringifyMs / local.advanceMs).toFixed(2)} × baseline`);
   console.log(`  … and every event delivered to an in-process sink:        ${local.deliveredMs.toFixed(0)} ms, ${rate(local.events, local.deliveredMs)}, ${(local.stringifyMs / local.deliveredMs).toFixed(2)} × baseline`);
   if (delivered === 0) throw new Error('nothing was delivered');
 

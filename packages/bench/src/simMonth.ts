@@ -6,8 +6,12 @@
  *   taskset -c 1 node --max-old-space-size=8192 --expose-gc --conditions=@tenure/source --import tsx src/simMonth.ts
  * Env: SIM_PATH (another copy of billing-sim's src/index.ts, e.g. a `git archive` of an older commit),
  * N (subscriptions), FAST_SETUP (build the world with dispatch instead of POST /sim/purchases),
- * PURE (time `transition` alone), PROF=file (CPU profile of the advance; with HEAP, heap sampling of
- * what it allocated and kept), TRACE (markers around the advance for --trace-gc).
+ * PURE (time `transition` alone), PROF=file (CPU profile of the advance, with the sources of the
+ * simulator's and the core's scripts in file.src.json to name anonymous functions; with HEAP, heap
+ * sampling of what it allocated and kept, and with ALLOC also of what it allocated and the collector
+ * freed), TRACE (markers around the advance for --trace-gc), SETTLE=ms (wait that long after the
+ * forced gc() before the advance: the concurrent sweeping that gc() leaves is otherwise counted in
+ * the advance's CPU time, ~0.1 s with a 500 MB heap).
  */
 import { performance } from 'node:perf_hooks';
 const path = process.env.SIM_PATH ?? '@tenure/billing-sim';
@@ -31,14 +35,15 @@ for (let i = 0; i < subscriptions; i += 1) {
 }
 await sim.outbox.idle();
 const setupMs = performance.now() - t0;
+const before = sim.eventCount();
 (globalThis as any).gc?.();
-const before = sim.events().length;
+if (process.env.SETTLE) await new Promise((resolve) => setTimeout(resolve, Number(process.env.SETTLE)));
 const cpuStart = process.cpuUsage();
 const start = performance.now();
 const inspector = process.env.PROF ? await import('node:inspector') : null;
 const session = inspector ? new inspector.Session() : null;
 const postS = (m: string, params?: object) => new Promise<any>((res, rej) => session!.post(m, params ?? {}, (e: any, r: any) => (e ? rej(e) : res(r))));
-if (session && process.env.HEAP) { session.connect(); await postS('HeapProfiler.enable'); await postS('HeapProfiler.startSampling', { samplingInterval: 4096 }); }
+if (session && process.env.HEAP) { session.connect(); await postS('HeapProfiler.enable'); await postS('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: !!process.env.ALLOC, includeObjectsCollectedByMinorGC: !!process.env.ALLOC }); }
 else if (session) { session.connect(); await postS('Profiler.enable'); await postS('Profiler.setSamplingInterval', { interval: 200 }); await postS('Profiler.start'); }
 if (process.env.PURE) {
   const { transition } = await import(process.env.SIM_PATH ? process.env.SIM_PATH.replace('index.ts','sim/transition.ts') : '@tenure/billing-sim');
@@ -56,17 +61,30 @@ if (process.env.TRACE) console.log('=== ADVANCE START');
 const advanced = sim.advanceBy('P1M');
 if (process.env.TRACE) console.log('=== ADVANCE END');
 if (session && process.env.HEAP) { const { profile } = await postS('HeapProfiler.getSamplingProfile'); (await import('node:fs')).writeFileSync(process.env.PROF!, JSON.stringify(profile)); }
-else if (session) { const { profile } = await postS('Profiler.stop'); (await import('node:fs')).writeFileSync(process.env.PROF!, JSON.stringify(profile)); }
+else if (session) {
+  const { profile } = await postS('Profiler.stop');
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(process.env.PROF!, JSON.stringify(profile));
+  await postS('Debugger.enable');
+  const sources: Record<string, string> = {};
+  for (const node of profile.nodes) {
+    const { scriptId, url } = node.callFrame;
+    if (scriptId in sources || !/billing-sim|core\/src/.test(url)) continue;
+    sources[scriptId] = (await postS('Debugger.getScriptSource', { scriptId })).scriptSource;
+  }
+  writeFileSync(`${process.env.PROF!}.src.json`, JSON.stringify(sources));
+}
 if (!advanced.ok) throw new Error('advance failed');
 const advanceMs = performance.now() - start;
 const cpu = process.cpuUsage(cpuStart);
 await sim.outbox.idle();
 const deliveredMs = performance.now() - start;
-const bodies = sim.events().slice(before);
+const deliverCpu = process.cpuUsage(cpuStart);
+const bodies = sim.eventsSince(before);
 const sc = process.cpuUsage();
 const s = performance.now();
 let bytes = 0;
 for (const b of bodies) bytes += JSON.stringify(b).length;
 const stringifyMs = performance.now() - s;
 const scu = process.cpuUsage(sc); const stringifyCpu = (scu.user + scu.system) / 1000;
-console.log(JSON.stringify({ setupMs: Math.round(setupMs), advanceMs: Math.round(advanceMs), cpuMs: Math.round((cpu.user + cpu.system) / 1000), deliveredMs: Math.round(deliveredMs), stringifyMs: Math.round(stringifyMs), events: bodies.length, bytes, stringifyCpu: Math.round(stringifyCpu), ratio: +(stringifyCpu / ((cpu.user + cpu.system) / 1000)).toFixed(3) }));
+console.log(JSON.stringify({ setupMs: Math.round(setupMs), advanceMs: Math.round(advanceMs), cpuMs: Math.round((cpu.user + cpu.system) / 1000), userMs: Math.round(cpu.user / 1000), sysMs: Math.round(cpu.system / 1000), deliveredCpuMs: Math.round((deliverCpu.user + deliverCpu.system) / 1000), deliveredMs: Math.round(deliveredMs), stringifyMs: Math.round(stringifyMs), events: bodies.length, bytes, stringifyCpu: Math.round(stringifyCpu), ratio: +(stringifyCpu / ((cpu.user + cpu.system) / 1000)).toFixed(3) }));

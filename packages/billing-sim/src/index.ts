@@ -35,6 +35,9 @@ export { customerIn, customersOf, subscriptionIn } from './sim/queries.js';
 export { pendingJobs } from './sim/clock.js';
 export { pmapGet, pmapForEach, pmapValues } from './sim/persistentMap.js';
 export type { PMap } from './sim/persistentMap.js';
+export { pvecGet, pvecForEach } from './sim/persistentVector.js';
+export type { PVec } from './sim/persistentVector.js';
+export { storedCustomer, forEachCustomer } from './sim/state.js';
 export { STATUS_BY_ERROR_TYPE, toErrorResponse } from './sim/apiError.js';
 export type { ApiError, ApiErrorType, ErrorEnvelope, Result } from './sim/apiError.js';
 

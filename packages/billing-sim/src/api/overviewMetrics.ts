@@ -13,8 +13,7 @@
  * sandbox purchase on a production simulator is left out. Prices are USD (the simulator has no rates).
  */
 import { periodMonths } from '@tenure/core';
-import { pmapForEach, pmapGet } from '../sim/persistentMap.js';
-import type { World } from '../sim/state.js';
+import { forEachCustomer, type World } from '../sim/state.js';
 import { paidTransactions } from './paidTransactions.js';
 
 const DAY_MS = 86_400_000;
@@ -51,9 +50,8 @@ export function overviewMetrics(world: World, projectId: string): OverviewMetric
   let revenue = 0; // cents
   let newCustomers = 0;
   let activeUsers = 0;
-  // Hash order (a project of 100k customers is not sorted for nothing): revenue is summed in whole cents, so exactly.
-  const customers = pmapGet(world.projects, projectId)?.customers;
-  if (customers !== undefined) pmapForEach(customers, (customer) => {
+  // Revenue is summed in whole cents, so exactly, whatever the order.
+  forEachCustomer(world, projectId, (customer) => {
     if (customer.first_seen_at > since) newCustomers += 1;
     if (customer.last_seen_at > since) activeUsers += 1;
     for (const sub of customer.subscriptions) {

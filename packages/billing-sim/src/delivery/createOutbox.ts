@@ -111,6 +111,21 @@ export interface Outbox {
   reset(random: Random): void;
 }
 
+/** Where the outbox reads events it was given by position (the simulator's history). */
+export interface EventSource {
+  body(index: number): WebhookBody;
+  id(index: number): string;
+}
+
+/** The outbox as the simulator uses it: besides bodies, it takes events by their position in `deps.events`. */
+export interface HistoryOutbox extends Outbox {
+  /**
+   * Logs and queues the event at `index` of `deps.events` as `queue` does a body: its body is built
+   * when it is sent (or when a filter, a fault, `log` or `get` needs it), not now.
+   */
+  queueEvent(index: number, projectId: string | null): void;
+}
+
 export interface OutboxDeps {
   config: () => WebhookConfig;
   scheduler: Scheduler;
@@ -118,7 +133,12 @@ export interface OutboxDeps {
   random: Random;
   /** Where the events of a project go (default: the configured webhook, `configuredTargets(config())`). */
   targets?: (projectId: string | null) => DeliveryTarget[];
+  /** The events `queueEvent` takes by position. */
+  events?: EventSource;
 }
+
+/** In `targetIds`, a record not made yet that has no target (logged as skipped). */
+const SKIPPED = Symbol('skipped');
 
 /**
  * Returns an outbox that reads its settings through `config()` (and its targets through `targets()`)
@@ -127,7 +147,7 @@ export interface OutboxDeps {
  * @example
  * const outbox = createOutbox({ config: () => cfg, scheduler: realScheduler(), transport: fetchTransport(), random });
  */
-export function createOutbox(deps: OutboxDeps): Outbox {
+export function createOutbox(deps: OutboxDeps): HistoryOutbox {
   const { scheduler, transport } = deps;
   // The configured target, derived again only when the configuration object changes (once per event otherwise).
   let cachedConfig: WebhookConfig | null = null;
@@ -143,28 +163,35 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       return cachedTargets;
     });
   let random = deps.random;
-  // The log, in order: a record, or the body of a record not made yet (a queued first attempt to the
-  // target in `targetIds` at the same place, state pending, no attempts and no faults; `recordAt`
+  // The log, in order: a record, or a record not made yet, kept as its event's body or its position in
+  // `deps.events` (a queued first attempt to the target in `targetIds` at the same place, state
+  // pending, no attempts and no faults; or, with SKIPPED there, an event no target took; `recordAt`
   // makes it). The first place of each event and the places of further targets of the same event, if
   // any, in `more`. Indexed lazily (`indexAll`), when a lookup needs it: a month advance logs 300 k
   // records at once, and a map of 300 k event ids built inside the advance cost more than the log itself.
-  const all: (DeliveryRecord | WebhookBody)[] = [];
-  const targetIds: (string | null)[] = [];
+  const all: (DeliveryRecord | WebhookBody | number)[] = [];
+  const targetIds: (string | null | typeof SKIPPED)[] = [];
   const byEvent = new Map<string, number>();
   const more = new Map<string, number[]>();
   let indexed = 0;
-  const isRecord = (slot: DeliveryRecord | WebhookBody): slot is DeliveryRecord => (slot as Partial<DeliveryRecord>).body !== undefined;
+  const isRecord = (slot: DeliveryRecord | WebhookBody | number): slot is DeliveryRecord => typeof slot === 'object' && (slot as Partial<DeliveryRecord>).body !== undefined;
+  const events = (): EventSource => {
+    if (deps.events === undefined) throw new Error('queueEvent needs deps.events');
+    return deps.events;
+  };
+  const bodyOf = (slot: WebhookBody | number): WebhookBody => (typeof slot === 'number' ? events().body(slot) : slot);
   function recordAt(index: number): DeliveryRecord {
     const slot = all[index]!;
     if (isRecord(slot)) return slot;
-    const record = makeRecord(slot, targetIds[index]!);
+    const target = targetIds[index]!;
+    const record = target === SKIPPED ? makeRecord(bodyOf(slot), null, 'skipped') : makeRecord(bodyOf(slot), target);
     all[index] = record;
     return record;
   }
   function indexAll(): void {
     for (; indexed < all.length; indexed += 1) {
       const slot = all[indexed]!;
-      const eventId = isRecord(slot) ? slot.event_id : slot.event.id;
+      const eventId = isRecord(slot) ? slot.event_id : typeof slot === 'number' ? events().id(slot) : slot.event.id;
       if (!byEvent.has(eventId)) byEvent.set(eventId, indexed);
       else {
         const list = more.get(eventId);
@@ -293,19 +320,19 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   }
 
   /** Queues the first attempt of a record not made yet (no fault drawn, or none hit). */
-  function queueLazily(body: WebhookBody, target: DeliveryTarget): void {
+  function queueLazily(body: WebhookBody | number, target: DeliveryTarget): void {
     all.push(body);
     targetIds.push(target.id);
     push({ record: all.length - 1, target, kind: 'initial' });
   }
 
-  function makeRecord(body: WebhookBody, targetId: string | null): DeliveryRecord {
+  function makeRecord(body: WebhookBody, targetId: string | null, state: DeliveryState = 'pending'): DeliveryRecord {
     return {
       event_id: body.event.id,
       event_type: body.event.type,
       event_timestamp_ms: body.event.event_timestamp_ms,
       target_id: targetId,
-      state: 'pending',
+      state,
       // Shared empty lists until the first attempt or fault: a month advance logs 300 k records at once.
       attempts: NO_ATTEMPTS,
       next_attempt_at: null,
@@ -363,6 +390,24 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         if (!acceptsEvent(target, body)) newRecord(body, target.id).state = 'filtered';
         else if (plain) queueLazily(body, target);
         else queueFirst(newRecord(body, target.id), target);
+      }
+    },
+    queueEvent(index, projectId) {
+      const targets = targetsNow(projectId);
+      if (targets.length === 0) {
+        all.push(index);
+        targetIds.push(SKIPPED);
+        return;
+      }
+      const faults = deps.config().faults;
+      const plain = faults.drop_rate <= 0 && faults.delay_rate <= 0;
+      // The body is built here only when a filter or a fault needs it.
+      let body: WebhookBody | null = null;
+      for (const target of targets) {
+        const filters = target.environment !== null || target.event_types !== null;
+        if (filters && !acceptsEvent(target, (body ??= events().body(index)))) newRecord(body, target.id).state = 'filtered';
+        else if (plain) queueLazily(index, target);
+        else queueFirst(newRecord((body ??= events().body(index)), target.id), target);
       }
     },
     redeliver(eventId) {

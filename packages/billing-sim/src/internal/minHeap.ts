@@ -71,7 +71,7 @@ export function createMinHeap<T>(compare: (a: T, b: T) => number, sorted: T[] = 
  * const q = createSortedRunQueue((a: number, b: number) => a - b, [1, 3, 5]);
  * q.push(2); [q.pop(), q.pop()]; // [1, 2]
  */
-export function createSortedRunQueue<T>(compare: (a: T, b: T) => number, sorted: readonly T[]): MinHeap<T> {
+export function createSortedRunQueue<T>(compare: (a: T, b: T) => number, sorted: ArrayLike<T>): MinHeap<T> {
   const later = createMinHeap(compare);
   let next = 0;
   return {

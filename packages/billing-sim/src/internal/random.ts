@@ -55,7 +55,7 @@ const UPPER = Array.from('0123456789ABCDEF', (c) => c.charCodeAt(0));
 const DASH = 45;
 
 /** 32 random bits: the generator's output is a uint32 divided by 2^32, so this is exact. */
-const word = (rnd: Random): number => (rnd() * 4294967296) >>> 0;
+export const randomWord = (rnd: Random): number => (rnd() * 4294967296) >>> 0;
 
 /** Writes the 8 hex digits of a word into `codes` from `at`. */
 function writeWord(codes: number[], at: number, w: number, digits: readonly number[]): void {
@@ -67,11 +67,8 @@ const fromCodes = (codes: number[]): string => String.fromCharCode.apply(null, c
 /** One reusable array of character codes per id length: an id costs its string and nothing else. */
 const codesByLength = new Map<number, number[]>();
 
-/**
- * Given a PRNG, a prefix and a number of characters, returns the prefix and that many lowercase
- * hex digits (8 per draw), as one flat string.
- */
-export function prefixedHex(rnd: Random, prefix: string, n: number): string {
+/** The reusable code array of an id of that length, its prefix written. */
+function codesFor(prefix: string, n: number): number[] {
   const length = prefix.length + n;
   let codes = codesByLength.get(length);
   if (codes === undefined) {
@@ -79,31 +76,55 @@ export function prefixedHex(rnd: Random, prefix: string, n: number): string {
     if (codesByLength.size < 64) codesByLength.set(length, codes);
   }
   for (let i = 0; i < prefix.length; i++) codes[i] = prefix.charCodeAt(i);
+  return codes;
+}
+
+/**
+ * Given a PRNG, a prefix and a number of characters, returns the prefix and that many lowercase
+ * hex digits (8 per draw), as one flat string.
+ */
+export function prefixedHex(rnd: Random, prefix: string, n: number): string {
+  const codes = codesFor(prefix, n);
   const start = prefix.length;
   // The last draw may have more digits than fit: only its leading ones are kept, as before.
   for (let i = 0; i < n; i += 8) {
-    const w = word(rnd);
+    const w = randomWord(rnd);
     for (let k = 0, shift = 28; k < 8 && i + k < n; k += 1, shift -= 4) codes[start + i + k] = LOWER[(w >>> shift) & 15]!;
   }
   return fromCodes(codes);
 }
 
+/**
+ * Given a prefix and two words, returns the prefix and their 16 lowercase hex digits: what
+ * `prefixedHex(rnd, prefix, 16)` returns for a PRNG that draws these two words.
+ *
+ * @example
+ * prefixedHexOfWords('vctx_', 0xdeadbeef, 1); // 'vctx_deadbeef00000001'
+ */
+export function prefixedHexOfWords(prefix: string, first: number, second: number): string {
+  const codes = codesFor(prefix, 16);
+  writeWord(codes, prefix.length, first, LOWER);
+  writeWord(codes, prefix.length + 8, second, LOWER);
+  return fromCodes(codes);
+}
+
+/** The second word of a UUID with its version bits set (version 4, RFC 9562). */
+export const uuidVersionWord = (w: number): number => ((w & 0xffff0fff) | 0x00004000) >>> 0;
+/** The third word of a UUID with its variant bits set (10xx). */
+export const uuidVariantWord = (w: number): number => ((w & 0x3fffffff) | 0x80000000) >>> 0;
+
 const uuidCodes: number[] = new Array<number>(36).fill(DASH);
 
 /**
- * Given a PRNG, returns a version-4-shaped UUID in upper case, as the billing service's event ids look.
- * Four draws of 32 bits, the version and variant bits set as RFC 9562 says.
+ * Given the four words of a UUID (the second and third with version and variant set), returns it in
+ * upper case, `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`.
  *
  * @example
- * uuidFrom(seededRandom('x')); // e.g. '1F3A…-…'
+ * uuidOfWords(0, uuidVersionWord(0), uuidVariantWord(0), 0); // '00000000-0000-4000-8000-000000000000'
  */
-export function uuidFrom(rnd: Random): string {
-  const a = word(rnd);
-  const b = ((word(rnd) & 0xffff0fff) | 0x00004000) >>> 0; // version 4
-  const c = ((word(rnd) & 0x3fffffff) | 0x80000000) >>> 0; // variant 10xx
-  const d = word(rnd);
+export function uuidOfWords(a: number, b: number, c: number, d: number): string {
   const codes = uuidCodes;
-  // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: a | b (split by a dash) | c (split) then d
+  // a | b (split by a dash) | c (split) then d
   writeWord(codes, 0, a, UPPER);
   codes[8] = DASH;
   writeWord(codes, 9, b, UPPER); // 9..16, then its last four move to 14..17
@@ -115,6 +136,20 @@ export function uuidFrom(rnd: Random): string {
   codes[23] = DASH;
   writeWord(codes, 28, d, UPPER);
   return fromCodes(codes);
+}
+
+/**
+ * Given a PRNG, returns a version-4-shaped UUID in upper case, as the billing service's event ids look.
+ * Four draws of 32 bits, the version and variant bits set as RFC 9562 says.
+ *
+ * @example
+ * uuidFrom(seededRandom('x')); // e.g. '1F3A…-…'
+ */
+export function uuidFrom(rnd: Random): string {
+  const a = randomWord(rnd);
+  const b = uuidVersionWord(randomWord(rnd));
+  const c = uuidVariantWord(randomWord(rnd));
+  return uuidOfWords(a, b, c, randomWord(rnd));
 }
 
 /** Given a PRNG and a number of characters, returns lowercase hex. */

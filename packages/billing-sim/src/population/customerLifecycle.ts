@@ -62,7 +62,7 @@ interface Walk {
 
 /**
  * Given the context, the customer's stream and traits, a new customer and the window's end, runs the
- * customer's lifecycle: every webhook goes to `pc.ctx.events` in time order (none after `end`), and
+ * customer's lifecycle: every webhook goes to `pc.ctx.log` in time order (none after `end`), and
  * `marks` gets what the activity model reads. Returns the endings and win-backs.
  *
  * @example

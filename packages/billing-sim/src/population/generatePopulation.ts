@@ -85,7 +85,8 @@ export function* generatePopulation(options: PopulationOptions): Generator<Gener
     const outcome = walkCustomer(pc, u, traits, customer, end, marks);
     const activity: number[] = [];
     drawActivity(u, model, traits, marks, end, activity);
-    const events = pc.ctx.events.slice();
+    const log = pc.ctx.log;
+    const events = Array.from({ length: log.length }, (_, i) => log.body(i));
     let renewals = 0;
     let failures = 0;
     for (const body of events) {

@@ -6,6 +6,7 @@
  */
 import { emptyLedger } from '@tenure/core';
 import { beginDraft, type SimContext } from '../sim/context.js';
+import { createEventLog, type EventLogWriter } from '../sim/eventLog.js';
 import { pmapSet } from '../sim/persistentMap.js';
 import { toProduct, type Product } from '../sim/products.js';
 import { createWorld, emptyProject, type CustomerState, type EventSettings, type World } from '../sim/state.js';
@@ -59,8 +60,8 @@ export function createPopulationContext(model: PopulationModel, start: number): 
     begin(index, stream) {
       ids = stream;
       ctx.seq = index * TRANSACTIONS_PER_CUSTOMER;
-      ctx.events.length = 0;
-      ctx.eventProjects.length = 0;
+      // A fresh event log per customer (the simulator's logs only grow): its events are this customer's.
+      (ctx as { log: EventLogWriter }).log = createEventLog(world.settings.app_id, ctx.random);
       ctx.subscriptions.clear();
     },
   };

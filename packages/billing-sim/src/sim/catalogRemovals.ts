@@ -7,6 +7,7 @@ import { fail, ok, type Result } from './apiError.js';
 import { productsOf, writableProducts, type SimContext } from './context.js';
 import { findEntitlement, type EntitlementRecord } from './entitlements.js';
 import { pmapForEach, pmapRemove, pmapSet, pmapValues } from './persistentMap.js';
+import { pvecForEach } from './persistentVector.js';
 import type { World } from './state.js';
 
 type Deleted<O extends string> = { object: O; id: string; deleted_at: number };
@@ -47,11 +48,8 @@ export function deleteEntitlement(ctx: SimContext, projectId: string, id: string
 /** Whether any subscription (current or pending product) or one-time purchase of the world uses the product. */
 function productInUse(world: World, productId: string): boolean {
   let used = false;
-  pmapForEach(world.projects, (project) => {
-    if (used) return;
-    pmapForEach(project.customers, (c) => {
-      used ||= c.subscriptions.some((s) => s.product_id === productId || s.pending_product_id === productId) || c.purchases.some((p) => p.product_id === productId);
-    });
+  pvecForEach(world.customers, (c) => {
+    used ||= c.subscriptions.some((s) => s.product_id === productId || s.pending_product_id === productId) || c.purchases.some((p) => p.product_id === productId);
   });
   return used;
 }

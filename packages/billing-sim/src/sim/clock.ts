@@ -6,35 +6,14 @@
 import { expireCredits, nextCreditExpiry } from '@tenure/core';
 import { fail, ok, type Result } from './apiError.js';
 import { adoptCustomer, emitCurrencyEvent, type SimContext } from './context.js';
-import { pmapForEach } from './persistentMap.js';
+import { pvecForEach } from './persistentVector.js';
 import { expireNow, failChargeNow, pauseNow, renewNow, resumeNow, TEMPORARY_GRANT_EXPIRATION_REASON } from './cycles.js';
-import { createSortedRunQueue } from '../internal/minHeap.js';
+import { createSortedRunQueue, type MinHeap } from '../internal/minHeap.js';
+import { addJob, addSlot, compareJobs, createJobTable, JOB_KINDS, sortedJobs, type JobKind, type JobTable } from './jobTable.js';
 import type { CustomerState, SubscriptionState, World } from './state.js';
 
-/** What a scheduled job does. */
-export type JobKind =
-  | 'credit_expiry'
-  | 'grace_expiry'
-  | 'expiration'
-  | 'temporary_expiry'
-  | 'pause'
-  | 'billing_failure'
-  | 'trial_conversion'
-  | 'renewal'
-  | 'resume';
-
-/** Which job runs first when several are due at the same instant (cycle-end credits expire first). */
-export const JOB_RANK = {
-  credit_expiry: 0,
-  grace_expiry: 1,
-  expiration: 2,
-  temporary_expiry: 2,
-  pause: 2,
-  billing_failure: 3,
-  trial_conversion: 4,
-  renewal: 4,
-  resume: 4,
-} as const satisfies Record<JobKind, number>;
+export type { JobKind } from './jobTable.js';
+export { JOB_RANK } from './jobTable.js';
 
 export interface Job {
   at: number;
@@ -42,28 +21,6 @@ export interface Job {
   project_id: string;
   customer_id: string;
   subscription_id: string | null;
-}
-
-/**
- * A customer with jobs in one advance: as stored in the world the advance started from, and its
- * writable copy once a job ran. Every job of the customer shares one slot, so a popped job finds the
- * copy without looking the customer up again.
- */
-interface CustomerSlot {
-  readonly stored: CustomerState;
-  draft: CustomerState | null;
-}
-
-/**
- * A queued job: small (its customer and subscription are read through the slot when it runs), as
- * a month advance queues 200 k of them and reads each once, out of cache.
- */
-interface LiveJob {
-  at: number;
-  kind: JobKind;
-  slot: CustomerSlot;
-  /** The subscription's place in its customer's list (0 for a credit expiry, index + 1 otherwise). */
-  localSeq: number;
 }
 
 /** What a subscription waits for, if anything (no allocation: the heap derives millions of these). */
@@ -90,78 +47,48 @@ function subscriptionJobKind(sub: SubscriptionState): JobKind | null {
 const subscriptionJobAt = (sub: SubscriptionState, kind: JobKind): number =>
   kind === 'grace_expiry' ? (sub.grace_expires_at ?? sub.period_end) : kind === 'resume' ? (sub.auto_resume_at ?? sub.period_end) : sub.period_end;
 
+
 /** When the customer's next expiring lot expires (core `nextCreditExpiry`). */
 const creditExpiryOf = (customer: CustomerState): number | null => nextCreditExpiry(customer.ledger);
 
-
-function liveJob(slot: CustomerSlot, localSeq: number, at: number, kind: JobKind): LiveJob {
-  // One literal with every field in one order: the heap compares these objects millions of times.
-  return { at, kind, slot, localSeq };
-}
-
 /** The public view of a job (its customer's ids; a subscription keeps its place in its customer's list). */
-function toJob(job: LiveJob): Job {
-  const customer = job.slot.stored;
-  const subscriptionId = job.localSeq === 0 ? null : (customer.subscriptions[job.localSeq - 1]?.id ?? null);
-  return { at: job.at, kind: job.kind, project_id: customer.project_id, customer_id: customer.id, subscription_id: subscriptionId };
+function toJob(table: JobTable, job: number): Job {
+  const customer = table.stored[table.slot[job]!]!;
+  const local = table.local[job]!;
+  const subscriptionId = local === 0 ? null : (customer.subscriptions[local - 1]?.id ?? null);
+  return { at: table.at[job]!, kind: JOB_KINDS[table.kind[job]!]!, project_id: customer.project_id, customer_id: customer.id, subscription_id: subscriptionId };
 }
 
 /**
  * One customer's jobs due at or before `limit`, derived from its state: its next credit expiry,
- * then one per live subscription.
+ * then one per live subscription. The customer takes a slot only if it has a job.
  */
-function customerJobs(customer: CustomerState, limit: number, out: { push(job: LiveJob): unknown }): void {
-  let slot: CustomerSlot | null = null;
+function customerJobs(table: JobTable, customer: CustomerState, limit: number): void {
+  let slot = -1;
   const expiry = creditExpiryOf(customer);
-  if (expiry !== null && expiry <= limit) out.push(liveJob((slot = { stored: customer, draft: null }), 0, expiry, 'credit_expiry'));
+  if (expiry !== null && expiry <= limit) addJob(table, (slot = addSlot(table, customer)), 0, expiry, 'credit_expiry');
   const subs = customer.subscriptions;
   for (let index = 0; index < subs.length; index += 1) {
     const sub = subs[index]!;
     const kind = subscriptionJobKind(sub);
     if (kind === null) continue;
     const at = subscriptionJobAt(sub, kind);
-    if (at <= limit) out.push(liveJob((slot ??= { stored: customer, draft: null }), index + 1, at, kind));
+    if (at > limit) continue;
+    if (slot < 0) slot = addSlot(table, customer);
+    addJob(table, slot, index + 1, at, kind);
   }
 }
 
 /**
- * Jobs due at one instant run by JOB_RANK, then in their customers' creation order, then by the
- * subscription's place. (Only the jobs queued after the first ones are compared: see `liveJobs`.)
+ * Every job due by `limit` in a table, and their order (`compareJobs`). The world holds its
+ * customers by creation order, so `sortedJobs` needs no comparison sort when the jobs' times are in
+ * order already (a month of renewals due at one instant).
  */
-const compareJobs = (a: LiveJob, b: LiveJob) =>
-  a.at - b.at || JOB_RANK[a.kind] - JOB_RANK[b.kind] || a.slot.stored.seq - b.slot.stored.seq || a.localSeq - b.localSeq;
-
-/**
- * Every job due by `limit`, sorted by `compareJobs`. Customers are taken in creation order (their
- * `seq` is dense) and their jobs bucketed by rank, so the list comes out ordered by (rank, customer,
- * place), as `compareJobs` orders them; a stable sort by time alone finishes it. A month of renewals due at one
- * instant is then one sorted run for the sort, not 200 k jobs compared in hash order.
- */
-function liveJobs(world: World, limit: number): LiveJob[] {
-  const bySeq: (CustomerState | undefined)[] = new Array<CustomerState | undefined>(world.customer_seq + 1);
-  let dense = true;
-  pmapForEach(world.projects, (project) =>
-    pmapForEach(project.customers, (customer) => {
-      if (customer.seq < bySeq.length && bySeq[customer.seq] === undefined) bySeq[customer.seq] = customer;
-      else dense = false;
-    }),
-  );
-  if (!dense) {
-    // Not expected (every customer takes the next seq); the plain sort stays right whatever the seqs.
-    const jobs: LiveJob[] = [];
-    pmapForEach(world.projects, (project) => pmapForEach(project.customers, (customer) => customerJobs(customer, limit, jobs)));
-    return jobs.sort(compareJobs);
-  }
-  const byRank: LiveJob[][] = [[], [], [], [], []];
-  const out = { push: (job: LiveJob) => byRank[JOB_RANK[job.kind]]!.push(job) };
-  for (let seq = 0; seq < bySeq.length; seq += 1) {
-    const customer = bySeq[seq];
-    if (customer !== undefined) customerJobs(customer, limit, out);
-  }
-  return byRank.flat().sort(byTime);
+function deriveJobs(world: World, limit: number): { table: JobTable; order: Int32Array } {
+  const table = createJobTable(2 * world.customer_seq);
+  pvecForEach(world.customers, (customer) => customerJobs(table, customer, limit));
+  return { table, order: sortedJobs(table, true) };
 }
-
-const byTime = (a: LiveJob, b: LiveJob) => a.at - b.at;
 
 /**
  * After a job ran, queues what it changed (due by `limit`): its subscription's next job, and the
@@ -169,28 +96,28 @@ const byTime = (a: LiveJob, b: LiveJob) => a.at - b.at;
  * every other queued job of the customer is still right; queueing them again (as deriving all the
  * customer's jobs would) filled the heap with 100 k duplicates in a month of renewals due together.
  */
-function requeueAfter(customer: CustomerState, job: LiveJob, expiryBefore: number | null, limit: number, out: { push(job: LiveJob): unknown }): void {
+function requeueAfter(table: JobTable, queue: MinHeap<number>, customer: CustomerState, slot: number, local: number, expiryBefore: number | null, limit: number): void {
   const expiry = creditExpiryOf(customer);
-  if (expiry !== null && expiry <= limit && (job.localSeq === 0 || expiry !== expiryBefore)) {
-    out.push(liveJob(job.slot, 0, expiry, 'credit_expiry'));
+  if (expiry !== null && expiry <= limit && (local === 0 || expiry !== expiryBefore)) {
+    queue.push(addJob(table, slot, 0, expiry, 'credit_expiry'));
   }
-  if (job.localSeq === 0) return;
-  const sub = customer.subscriptions[job.localSeq - 1];
+  if (local === 0) return;
+  const sub = customer.subscriptions[local - 1];
   const kind = sub === undefined ? null : subscriptionJobKind(sub);
   if (sub === undefined || kind === null) return;
   const at = subscriptionJobAt(sub, kind);
-  if (at <= limit) out.push(liveJob(job.slot, job.localSeq, at, kind));
+  if (at <= limit) queue.push(addJob(table, slot, local, at, kind));
 }
 
 /**
  * A queued subscription job is still live when its subscription still derives the same job (a
  * subscription keeps its place in its customer's list: jobs never remove one).
  */
-function isStillLive(job: LiveJob, customer: CustomerState): boolean {
-  const sub = customer.subscriptions[job.localSeq - 1];
+function isStillLive(customer: CustomerState, local: number, kind: JobKind, at: number): boolean {
+  const sub = customer.subscriptions[local - 1];
   if (sub === undefined) return false;
-  const kind = subscriptionJobKind(sub);
-  return kind === job.kind && subscriptionJobAt(sub, kind) === job.at;
+  const derived = subscriptionJobKind(sub);
+  return derived === kind && subscriptionJobAt(sub, derived) === at;
 }
 
 /**
@@ -200,12 +127,13 @@ function isStillLive(job: LiveJob, customer: CustomerState): boolean {
  * pendingJobs(world)[0]?.kind; // 'credit_expiry'
  */
 export function pendingJobs(world: World): Job[] {
-  return liveJobs(world, Infinity).map(toJob);
+  const { table, order } = deriveJobs(world, Infinity);
+  return Array.from(order, (job) => toJob(table, job));
 }
 
-function runJob(ctx: SimContext, job: LiveJob, customer: CustomerState): void {
-  const sub = job.localSeq === 0 ? null : (customer.subscriptions[job.localSeq - 1] ?? null);
-  switch (job.kind) {
+function runJob(ctx: SimContext, kind: JobKind, local: number, customer: CustomerState): void {
+  const sub = local === 0 ? null : (customer.subscriptions[local - 1] ?? null);
+  switch (kind) {
     case 'credit_expiry': {
       const { ledger, entries } = expireCredits(customer.ledger, ctx.now);
       customer.ledger = ledger;
@@ -243,6 +171,21 @@ function runJob(ctx: SimContext, job: LiveJob, customer: CustomerState): void {
 const MAX_JOBS_PER_ADVANCE = 10_000_000;
 
 /**
+ * What an advance answers: the new time and the jobs it ran. The jobs are kept as positions in the
+ * advance's table and made into `Job` objects when `jobs_run` is first read (a month advance runs
+ * 200 k, and most callers never read them).
+ */
+function advanced(now: number, table: JobTable, ran: number[]): { now: number; jobs_run: Job[] } {
+  let jobs: Job[] | null = null;
+  return {
+    now,
+    get jobs_run() {
+      return (jobs ??= ran.map((job) => toJob(table, job)));
+    },
+  };
+}
+
+/**
  * Moves the clock to `target`, running every job due on the way in time order. Refuses to go back
  * in time.
  *
@@ -260,24 +203,30 @@ export function advanceTo(ctx: SimContext, target: number): Result<{ now: number
   // Jobs are derived from the world the transition started from: a transition runs jobs before
   // anything else, so no customer has been changed yet.
   // Only jobs due by the target are queued: later ones would never run in this advance.
-  const heap = createSortedRunQueue(compareJobs, liveJobs(ctx.base, target));
-  const ran: Job[] = [];
+  const { table, order } = deriveJobs(ctx.base, target);
+  const queue = createSortedRunQueue((a: number, b: number) => compareJobs(table, a, b), order);
+  const ran: number[] = [];
   while (ran.length < MAX_JOBS_PER_ADVANCE) {
-    const next = heap.pop();
-    if (next === undefined || next.at > target) {
+    const job = queue.pop();
+    if (job === undefined || table.at[job]! > target) {
       ctx.now = target;
-      return ok({ now: target, jobs_run: ran });
+      return ok(advanced(target, table, ran));
     }
+    const slot = table.slot[job]!;
+    const local = table.local[job]!;
+    const at = table.at[job]!;
+    const kind = JOB_KINDS[table.kind[job]!]!;
     // The stored customer tells whether the job is still live as well as its copy does (nothing
     // changed it yet), and a stale job should not copy it.
-    const seen = next.slot.draft ?? next.slot.stored;
+    const seen = table.drafts[slot] ?? table.stored[slot]!;
     const expiryBefore = creditExpiryOf(seen);
-    if (next.localSeq === 0 ? expiryBefore !== next.at : !isStillLive(next, seen)) continue;
-    const customer = (next.slot.draft ??= adoptCustomer(ctx, next.slot.stored));
-    ctx.now = Math.max(ctx.now, next.at);
-    runJob(ctx, next, customer);
-    ran.push(toJob(next));
-    requeueAfter(customer, next, expiryBefore, target, heap);
+    if (local === 0 ? expiryBefore !== at : !isStillLive(seen, local, kind, at)) continue;
+    let customer = table.drafts[slot] ?? null;
+    if (customer === null) table.drafts[slot] = customer = adoptCustomer(ctx, table.stored[slot]!);
+    ctx.now = Math.max(ctx.now, at);
+    runJob(ctx, kind, local, customer);
+    ran.push(job);
+    requeueAfter(table, queue, customer, slot, local, expiryBefore, target);
   }
   return fail('unprocessable_entity_error', `More than ${MAX_JOBS_PER_ADVANCE} jobs in one advance; advance in smaller steps`, 'to');
 }

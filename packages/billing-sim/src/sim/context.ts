@@ -13,12 +13,15 @@ import {
   type LedgerEntry,
   type VirtualCurrency,
 } from '@tenure/core';
-import { prefixedHex, randomFromState, uuidFrom, type Random } from '../internal/random.js';
+import { randomFromState, uuidFrom, type Random } from '../internal/random.js';
+import { createEventLog, type EventLogWriter } from './eventLog.js';
 import type { ApiParts } from './apiParts.js';
-import { pmapGet, pmapRemove, pmapSet, pmapSetAll, pmapSetValues, type PMap } from './persistentMap.js';
+import { pmapGet, pmapRemove, pmapSet, pmapSetAll, type PMap } from './persistentMap.js';
+import { pvecSetAll } from './persistentVector.js';
 import type { Product } from './products.js';
 import {
   emptyProject,
+  storedCustomer,
   type CurrencyRecord,
   type CustomerState,
   type EventSettings,
@@ -29,7 +32,7 @@ import {
   type World,
 } from './state.js';
 import { copyCustomer } from './copyCustomer.js';
-import { virtualCurrencyEvent, type EventContext, type VcAdjustment, type WebhookBody } from './webhookEvents.js';
+import type { EventContext, VcAdjustment, WebhookBody } from './webhookEvents.js';
 
 /** One change to a customer's credits: the ledger entries, with whose ledger they changed. */
 export interface CreditChange {
@@ -60,10 +63,8 @@ export interface SimContext {
   now: number;
   readonly settings: EventSettings;
   readonly random: Random;
-  /** Webhook bodies emitted, in order. */
-  readonly events: WebhookBody[];
-  /** The project of each event in `events` (same positions): delivery sends it to that project's integrations. */
-  readonly eventProjects: string[];
+  /** Webhook events emitted, in order, with the project of each (delivery sends it to that project's integrations). */
+  readonly log: EventLogWriter;
   /** Credit ledger changes, in order (none gathered when the caller does not want them). */
   readonly grants: CreditChange[];
   readonly gatherCredits: boolean;
@@ -86,8 +87,7 @@ export function beginDraft(world: World, gatherCredits = true): SimContext {
     now: world.now,
     settings: world.settings,
     random: rng.random,
-    events: [],
-    eventProjects: [],
+    log: createEventLog(world.settings.app_id, rng.random),
     grants: [],
     gatherCredits,
     seq: world.seq,
@@ -163,10 +163,9 @@ export const eventContext = (ctx: SimContext, environment = ctx.settings.environ
   environment,
 });
 
-/** Records a webhook event of a project. */
+/** Records a webhook event of a project, given as its body (lifecycle and currency events go to the log column-wise). */
 export function emitEvent(ctx: SimContext, projectId: string, body: WebhookBody): void {
-  ctx.events.push(body);
-  ctx.eventProjects.push(projectId);
+  ctx.log.whole(projectId, body);
 }
 
 /** A new store transaction id (digits, as the App Store's look). */
@@ -176,9 +175,6 @@ export const newTransactionId = (ctx: SimContext): string => {
   return ctx.seq < 1e9 ? String(2_000_000_000_000_000 + ctx.seq) : `2000000${ctx.seq}`;
 };
 
-/** A new virtual currency transaction id. */
-export const newVcTransactionId = (ctx: SimContext): string => prefixedHex(ctx.random, 'vctx_', 16);
-
 /** Returns the customer as stored, without copying it (read only), or undefined. */
 export function peekCustomer(ctx: SimContext, projectId: string, customerId: string): CustomerState | undefined {
   const draft = ctx.projects.get(projectId);
@@ -186,7 +182,7 @@ export function peekCustomer(ctx: SimContext, projectId: string, customerId: str
   if (copied !== undefined) return copied;
   if (draft?.removed.has(customerId) === true) return undefined;
   const base = draft?.base ?? pmapGet(ctx.base.projects, projectId);
-  return base === undefined ? undefined : pmapGet(base.customers, customerId);
+  return base === undefined ? undefined : storedCustomer(ctx.base, base, customerId);
 }
 
 /**
@@ -197,7 +193,7 @@ export function customerOf(ctx: SimContext, projectId: string, customerId: strin
   const draft = projectDraft(ctx, projectId);
   const copied = copiedCustomers(draft).get(customerId);
   if (copied !== undefined) return copied;
-  const stored = draft.removed.has(customerId) ? undefined : pmapGet(draft.base.customers, customerId);
+  const stored = draft.removed.has(customerId) ? undefined : storedCustomer(ctx.base, draft.base, customerId);
   if (stored !== undefined) {
     const copy = copyCustomer(stored);
     draft.customers.set(customerId, copy);
@@ -309,10 +305,16 @@ function singleAdjustment(record: CurrencyRecord | undefined, code: string, amou
   return shared;
 }
 
+/** The project's currency records as the transition sees them (read only; no object made: a month advance asks 200 k times). */
+function currencyRecords(ctx: SimContext, projectId: string): ReadonlyMap<string, CurrencyRecord> {
+  const draft = ctx.projects.get(projectId);
+  return draft?.currencies ?? (draft?.base ?? pmapGet(ctx.base.projects, projectId) ?? emptyProject(projectId)).currencies;
+}
+
 /** Sums ledger entries per currency into webhook adjustments (zero sums left out). */
 export function toAdjustments(ctx: SimContext, projectId: string, entries: readonly LedgerEntry[]): VcAdjustment[] {
   if (entries.length === 0) return [];
-  const currencies = readProject(ctx, projectId).currencies;
+  const currencies = currencyRecords(ctx, projectId);
   const only = entries.length === 1 ? entries[0]! : null;
   if (only !== null) {
     // The common case (one grant or one expiry): no sums to build.
@@ -347,7 +349,8 @@ export function emitCurrencyEvent(
   recordCredits(ctx, customer, entries);
   const adjustments = toAdjustments(ctx, customer.project_id, entries);
   if (adjustments.length === 0) return;
-  emitEvent(ctx, customer.project_id, virtualCurrencyEvent(eventContext(ctx, environment), customer, adjustments, product, newVcTransactionId(ctx), transactionId));
+  // Its id, then its `virtual_currency_transaction_id` (`vctx_` and 16 hex digits), drawn by the log.
+  ctx.log.currency(ctx.now, customer, adjustments, product, environment, ctx.settings.store, transactionId);
 }
 
 /**
@@ -375,22 +378,38 @@ export function grantFor(
   return entries;
 }
 
-const customerKey = (c: CustomerState): string => c.id;
-
 /** Turns the working copy into the next world; the world it started from is unchanged. */
 export function commitDraft(ctx: SimContext): World {
   let projects = ctx.base.projects;
+  // What changes in the world's customers, by seq (undefined: deleted), set in one batch.
+  const seqs: number[] = [];
+  const changed: (CustomerState | undefined)[] = [];
   for (const [id, draft] of ctx.projects) {
     const touched = draft.currencies !== null || draft.idempotency !== null || draft.customers.size > 0 || draft.adopted.length > 0 || draft.removed.size > 0;
     if (!touched) continue;
-    // The adopted customers were never looked up again (or they would be in the map): set as they are.
-    let customers = draft.adopted.length === 0 ? draft.base.customers : pmapSetValues(draft.base.customers, draft.adopted, customerKey);
-    if (draft.customers.size > 0) customers = pmapSetAll(customers, draft.customers);
-    for (const id of draft.removed) if (!draft.customers.has(id)) customers = pmapRemove(customers, id);
+    // The clock's copies were never looked up again (or they would be in `customers`): set as they are.
+    for (const copy of draft.adopted) {
+      seqs.push(copy.seq);
+      changed.push(copy);
+    }
+    let customerSeqs = draft.base.customer_seqs;
+    // A customer deleted (and maybe created again, with a new seq) in this transition.
+    for (const customerId of draft.removed) {
+      const seq = pmapGet(draft.base.customer_seqs, customerId);
+      if (seq === undefined) continue;
+      seqs.push(seq);
+      changed.push(undefined);
+      if (!draft.customers.has(customerId)) customerSeqs = pmapRemove(customerSeqs, customerId);
+    }
+    for (const [customerId, customer] of draft.customers) {
+      seqs.push(customer.seq);
+      changed.push(customer);
+      if (pmapGet(draft.base.customer_seqs, customerId) !== customer.seq) customerSeqs = pmapSet(customerSeqs, customerId, customer.seq);
+    }
     projects = pmapSet(projects, id, {
       id,
       currencies: draft.currencies ?? draft.base.currencies,
-      customers,
+      customer_seqs: customerSeqs,
       idempotency: draft.idempotency ?? draft.base.idempotency,
     });
   }
@@ -404,6 +423,7 @@ export function commitDraft(ctx: SimContext): World {
     rng: ctx.rngState(),
     products: ctx.products ?? ctx.base.products,
     projects,
+    customers: pvecSetAll(ctx.base.customers, seqs, changed),
     subscriptions,
     purchases,
     api: ctx.api,

@@ -28,6 +28,7 @@ import { createWorld, type EventSettings, type IdempotencyRecord, type World } f
 import { transition } from './transition.js';
 import type { IntegrationInput } from './integrations.js';
 import { projectExists } from './projects.js';
+import { createEventHistory } from './eventHistory.js';
 import type { WebhookBody } from './webhookEvents.js';
 
 export interface BillingSimulatorOptions {
@@ -171,7 +172,8 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
     return w;
   };
   let world = freshWorld(start);
-  const history: WebhookBody[] = [];
+  // Every event so far, as the transitions' logs: bodies are built when read or sent.
+  const history = createEventHistory();
   const listeners = new Set<(body: WebhookBody) => void>();
   // Where a project's events go: the configured webhook, then the project's webhook integrations.
   // Derived again only when the configuration or the world's integrations change (not per event).
@@ -195,6 +197,7 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
     transport: options.transport ?? httpTransport(),
     random: seededRandom(`${seed}:faults`),
     targets: targetsOf,
+    events: history,
   });
 
   function run<T extends SimCommandType>(command: CommandOf<T>, at: number): Result<CommandValues[T]> {
@@ -202,13 +205,16 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
     const out = transition(world, command, at, NO_GRANTS);
     if (!out.ok) return out;
     world = out.world;
-    const projects = out.event_projects;
-    for (let i = 0; i < out.events.length; i += 1) {
-      const body = out.events[i]!;
-      history.push(body);
-      outbox.queue(body, projects[i] ?? null);
+    const log = out.log;
+    const first = history.length;
+    history.append(log);
+    for (let i = 0; i < log.length; i += 1) {
+      outbox.queueEvent(first + i, log.project(i));
       // (Iterating an empty set still allocates an iterator: 300 k of them in a month advance.)
-      if (listeners.size > 0) for (const l of listeners) l(body);
+      if (listeners.size > 0) {
+        const body = history.body(first + i);
+        for (const l of listeners) l(body);
+      }
     }
     return { ok: true, value: out.value };
   }
@@ -228,9 +234,9 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
     advanceTo: (at) => run({ type: 'advance' }, at),
     pendingJobs: () => pendingJobs(world),
     idempotencyRecord: (projectId, key) => lookupKey(world, projectId, key),
-    events: () => [...history],
+    events: () => history.since(0),
     eventCount: () => history.length,
-    eventsSince: (index) => history.slice(index),
+    eventsSince: (index) => history.since(index),
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -247,7 +253,7 @@ export function createBillingSimulator(options: BillingSimulatorOptions = {}): B
         return fail('parameter_error', 'now must be an instant up to 2100-01-01T00:00:00Z', 'now');
       }
       world = freshWorld(at);
-      history.length = 0;
+      history.clear();
       outbox.reset(seededRandom(`${seed}:faults`));
       return { ok: true, value: { now: at } };
     },

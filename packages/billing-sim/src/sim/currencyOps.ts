@@ -11,8 +11,7 @@ import { removeCurrency } from '@tenure/core';
 import type { z } from 'zod';
 import { fail, ok, type Result } from './apiError.js';
 import { customerOf, peekCustomer, readProject, writableCurrencies, type SimContext } from './context.js';
-import { pmapForEach } from './persistentMap.js';
-import type { CurrencyRecord } from './state.js';
+import { forEachCustomer, type CurrencyRecord } from './state.js';
 
 /** A currency as the API returns it. */
 export interface VirtualCurrencyResource {
@@ -102,7 +101,7 @@ export function deleteCurrency(
   const project = readProject(ctx, projectId);
   if (!project.currencies.has(code)) return fail('resource_missing', `Virtual currency ${code} not found`, 'virtual_currency_code');
   writableCurrencies(ctx, projectId).delete(code);
-  pmapForEach(project.base.customers, (stored) => {
+  forEachCustomer(ctx.base, projectId, (stored) => {
     const current = peekCustomer(ctx, projectId, stored.id) ?? stored;
     if (!current.ledger.lots.some((l) => l.currency === code)) return;
     const customer = customerOf(ctx, projectId, stored.id, false);

@@ -3,10 +3,10 @@
  * conversion), billing failure, expiry. Each emits the billing service's webhooks and applies grants.
  */
 import { addDuration, parseDuration, type Duration } from '../internal/duration.js';
-import { emitEvent, eventContext, grantFor, newTransactionId, productsOf, type SimContext } from './context.js';
+import { grantFor, newTransactionId, productsOf, type SimContext } from './context.js';
 import type { Product } from './products.js';
 import type { CustomerState, SubscriptionState } from './state.js';
-import { lifecycleEvent, type LifecycleExtras, type LifecycleType } from './webhookEvents.js';
+import type { LifecycleExtras, LifecycleType } from './webhookEvents.js';
 
 const ONE_MONTH: Duration = { years: 0, months: 1, days: 0, ms: 0 };
 /** Parsed periods by their text: a renewal needs its product's period, and parsing it each time showed in profiles. */
@@ -38,7 +38,7 @@ export function emitLifecycle<T extends LifecycleType>(
   sub: SubscriptionState,
   extra: LifecycleExtras[T],
 ): void {
-  emitEvent(ctx, customer.project_id, lifecycleEvent(type, eventContext(ctx), customer, sub, productOfSub(ctx, sub), extra));
+  ctx.log.lifecycle(type, ctx.now, customer, sub, productOfSub(ctx, sub), extra);
 }
 
 /**

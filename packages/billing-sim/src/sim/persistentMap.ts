@@ -1,7 +1,7 @@
 /**
  * A persistent (immutable) string-keyed map: a hash array mapped trie with path copying. `set` and
- * `remove` return a new map sharing every untouched branch with the old one, so a world with 100k
- * customers changes one customer in O(log32 n) instead of copying a Map. Keys are ordinary strings
+ * `remove` return a new map sharing every untouched branch with the old one, so a world changes one
+ * entry of a 100k-entry map in O(log32 n) instead of copying a Map. Keys are ordinary strings
  * (`__proto__` included); iteration order is hash order, not insertion order.
  */
 
@@ -68,15 +68,6 @@ export function pmapGet<V>(map: PMap<V>, key: string): V | undefined {
   }
   return undefined;
 }
-
-/**
- * A copy of a branch as an array literal, not `slice()`: a literal's allocation site learns that the
- * branches a batch copies outlive the young generation (a month advance copies 30 k) and V8 then
- * allocates them in the old generation directly. WIDTH is 32.
- */
-const copyBranch = <V>(n: Branch<V>): Branch<V> => [
-  n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], n[9], n[10], n[11], n[12], n[13], n[14], n[15], n[16], n[17], n[18], n[19], n[20], n[21], n[22], n[23], n[24], n[25], n[26], n[27], n[28], n[29], n[30], n[31],
-];
 
 /** Puts two buckets of different hashes under a new branch at `depth`. */
 function split<V>(a: Bucket<V>, b: Bucket<V>, depth: number): Branch<V> {
@@ -160,115 +151,6 @@ export function pmapSetAll<V>(map: PMap<V>, entries: Iterable<readonly [string, 
   if (entries instanceof Map) (entries as ReadonlyMap<string, V>).forEach(set);
   else for (const [key, value] of entries as Iterable<readonly [string, V]>) set(value, key);
   return root === map.root ? map : { size, root };
-}
-
-/** Returns a slot of a branch at `depth` with the key set (the slot itself unchanged). */
-function setSlot<V>(slot: Slot<V>, hash: number, key: string, value: V, depth: number, added: { n: number }): Slot<V> {
-  if (slot === undefined) {
-    added.n += 1;
-    return { hash, keys: [key], values: [value] };
-  }
-  if (isBranch(slot)) {
-    const one = { n: 0 };
-    const branch = setIn(slot, hash, key, value, depth + 1, one, null);
-    added.n += one.n;
-    return branch;
-  }
-  if (slot.hash === hash || depth >= MAX_DEPTH) {
-    const at = slot.keys.indexOf(key);
-    if (at >= 0) {
-      // Replacing a value leaves the keys as they were: the bucket shares them. (A one-value list
-      // as a literal: see copyCustomer on literals and the young generation.)
-      if (slot.keys.length === 1) return { hash: slot.hash, keys: slot.keys, values: [value] };
-      const values = slot.values.slice();
-      values[at] = value;
-      return { hash: slot.hash, keys: slot.keys, values };
-    }
-    added.n += 1;
-    return { hash: slot.hash, keys: [...slot.keys, key], values: [...slot.values, value] };
-  }
-  added.n += 1;
-  return split(slot, { hash, keys: [key], values: [value] }, depth + 1);
-}
-
-/** What one batch (`pmapSetValues`) works with: its entries and one reusable buffer per depth. */
-interface Batch<V> {
-  hashes: Uint32Array;
-  keys: readonly string[];
-  values: readonly V[];
-  added: { n: number };
-  /** Per depth, the entries' positions sorted down to that depth (each group sorts into its own range). */
-  order: Int32Array[];
-  /** Per depth, where each slot's part of the group starts (WIDTH + 1 bounds). */
-  bounds: Int32Array[];
-  fill: Int32Array;
-}
-
-/**
- * Sets the entries at positions `from`..`to` of `source` (in the caller's order) under a branch,
- * copying it once: they are split by the index each hash takes at this depth (a stable counting sort
- * into the same range of this depth's buffer), and each part goes down to its slot. A slot that is
- * not a branch takes its entries one after the other (`setSlot`). Buffers are reused across calls:
- * a typed array per call was a heap allocation each (30 k branches in a month advance's commit).
- */
-function setGroupIn<V>(node: Branch<V>, source: Int32Array, from: number, to: number, depth: number, batch: Batch<V>): Branch<V> {
-  const copy = copyBranch(node);
-  const { hashes, fill } = batch;
-  const order = (batch.order[depth] ??= new Int32Array(batch.hashes.length));
-  const bounds = (batch.bounds[depth] ??= new Int32Array(WIDTH + 1));
-  bounds.fill(0);
-  for (let j = from; j < to; j++) bounds[indexAt(hashes[source[j]!]!, depth) + 1]! += 1;
-  bounds[0] = from;
-  for (let i = 0; i < WIDTH; i++) {
-    bounds[i + 1]! += bounds[i]!;
-    fill[i] = bounds[i]!;
-  }
-  for (let j = from; j < to; j++) {
-    const at = source[j]!;
-    order[fill[indexAt(hashes[at]!, depth)]!++] = at;
-  }
-  for (let i = 0; i < WIDTH; i++) {
-    const start = bounds[i]!;
-    const end = bounds[i + 1]!;
-    if (start === end) continue;
-    const slot = copy[i];
-    if (isBranch(slot) && end - start > 1) {
-      copy[i] = setGroupIn(slot, order, start, end, depth + 1, batch);
-      continue;
-    }
-    // One entry, or a bucket or an empty slot to fill: entry by entry, later ones winning.
-    let next = slot;
-    for (let j = start; j < end; j++) {
-      const at = order[j]!;
-      next = setSlot(next, hashes[at]!, batch.keys[at]!, batch.values[at]!, depth, batch.added);
-    }
-    copy[i] = next;
-  }
-  return copy;
-}
-
-/**
- * Given a map, values and the key of each, returns a new map with every value set under its key
- * (later values win); the old map is unchanged. `pmapSetAll` without building an entry per value,
- * and in one pass down the trie: every branch on the way is copied once, however many values go
- * under it (a month advance replaces all 100 k customers of a project; one `setIn` per value
- * walked the trie 100 k times and asked a set at every level whether the branch was already copied).
- *
- * @example
- * const next = pmapSetValues(m, customers, (c) => c.id);
- */
-export function pmapSetValues<V>(map: PMap<V>, values: readonly V[], keyOf: (value: V) => string): PMap<V> {
-  if (values.length === 0) return map;
-  const keys = values.map(keyOf);
-  const hashes = new Uint32Array(keys.length);
-  const positions = new Int32Array(keys.length);
-  for (let j = 0; j < keys.length; j++) {
-    hashes[j] = hashOf(keys[j]!);
-    positions[j] = j;
-  }
-  const batch: Batch<V> = { hashes, keys, values, added: { n: 0 }, order: [], bounds: [], fill: new Int32Array(WIDTH) };
-  const root = setGroupIn(map.root, positions, 0, keys.length, 0, batch);
-  return { size: map.size + batch.added.n, root };
 }
 
 function removeIn<V>(node: Branch<V>, hash: number, key: string, depth: number): Branch<V> | null {

@@ -1,7 +1,7 @@
 /** Read-only questions about a world, for the HTTP routes, scenarios and tests. Nothing here changes a world. */
 import { beginDraft, peekCustomer, type SimContext } from './context.js';
-import { pmapGet, pmapValues } from './persistentMap.js';
-import type { CustomerState, SubscriptionState, World } from './state.js';
+import { pmapGet } from './persistentMap.js';
+import { forEachCustomer, type CustomerState, type SubscriptionState, type World } from './state.js';
 
 /**
  * Given a world, returns a read-only view for the operations' read functions (`listBalances`,
@@ -28,8 +28,9 @@ export const customerIn = (world: World, projectId: string, customerId: string):
  * customersOf(world, 'proj1').map((c) => c.id);
  */
 export function customersOf(world: World, projectId: string): CustomerState[] {
-  const project = pmapGet(world.projects, projectId);
-  return project === undefined ? [] : pmapValues(project.customers).sort((a, b) => a.seq - b.seq);
+  const out: CustomerState[] = [];
+  forEachCustomer(world, projectId, (customer) => out.push(customer));
+  return out;
 }
 
 /**

@@ -6,7 +6,8 @@
 import type { Ledger, VirtualCurrency } from '@tenure/core';
 import { hashSeed } from '../internal/random.js';
 import { emptyApiParts, type ApiParts } from './apiParts.js';
-import { emptyPMap, type PMap } from './persistentMap.js';
+import { emptyPMap, pmapGet, type PMap } from './persistentMap.js';
+import { emptyPVec, pvecForEach, pvecGet, type PVec } from './persistentVector.js';
 import type { Product } from './products.js';
 
 /**
@@ -128,7 +129,11 @@ export interface ProjectState {
   id: string;
   /** By code, in creation order (at most 100). */
   currencies: ReadonlyMap<string, CurrencyRecord>;
-  customers: PMap<CustomerState>;
+  /**
+   * The `seq` of each of the project's customers, by id: the customer itself is `World.customers`
+   * at that seq (read it with `customerIn`, or `storedCustomer`).
+   */
+  customer_seqs: PMap<number>;
   idempotency: PMap<IdempotencyRecord>;
 }
 
@@ -158,6 +163,12 @@ export interface World {
   readonly rng: number;
   readonly products: ReadonlyMap<string, Product>;
   readonly projects: PMap<ProjectState>;
+  /**
+   * Every customer of every project by its `seq` (creation order; a deleted customer leaves a
+   * hole). One vector, so a month advance replaces all its customers in one pass and the clock walks
+   * them in creation order.
+   */
+  readonly customers: PVec<CustomerState>;
   /** Every subscription's owner (subscriptions are never removed, except by a reset). */
   readonly subscriptions: PMap<OwnerRef>;
   /** Every one-time purchase's owner, by transaction id. */
@@ -190,6 +201,7 @@ export function createWorld(settings: EventSettings, seed: string, now: number, 
     rng: hashSeed(seed),
     products: new Map(products.map((p) => [p.id, p])),
     projects: emptyPMap(),
+    customers: emptyPVec(),
     subscriptions: emptyPMap(),
     purchases: emptyPMap(),
     api: emptyApiParts(),
@@ -197,5 +209,30 @@ export function createWorld(settings: EventSettings, seed: string, now: number, 
 }
 
 /** An empty project (read-only views of projects nobody wrote to). */
-export const emptyProject = (id: string): ProjectState => ({ id, currencies: new Map(), customers: emptyPMap(), idempotency: emptyPMap() });
+export const emptyProject = (id: string): ProjectState => ({ id, currencies: new Map(), customer_seqs: emptyPMap(), idempotency: emptyPMap() });
+
+/**
+ * Given a world, one of its projects and a customer id, returns the customer as the world holds it,
+ * or undefined.
+ *
+ * @example
+ * storedCustomer(world, project, 'u1')?.ledger;
+ */
+export function storedCustomer(world: World, project: ProjectState, customerId: string): CustomerState | undefined {
+  const seq = pmapGet(project.customer_seqs, customerId);
+  return seq === undefined ? undefined : pvecGet(world.customers, seq);
+}
+
+/**
+ * Given a world, a project id and a function, calls it with each customer of the project, in
+ * creation order.
+ *
+ * @example
+ * forEachCustomer(world, 'proj1', (c) => console.log(c.id));
+ */
+export function forEachCustomer(world: World, projectId: string, fn: (customer: CustomerState) => void): void {
+  pvecForEach(world.customers, (customer) => {
+    if (customer.project_id === projectId) fn(customer);
+  });
+}
 

@@ -28,6 +28,7 @@ import { grantEntitlement, revokeGrantedEntitlement } from './grantedEntitlement
 import { createIntegration, deleteIntegration, updateIntegration } from './integrations.js';
 import type { World } from './state.js';
 import type { WebhookBody } from './webhookEvents.js';
+import type { EventLog } from './eventLog.js';
 
 /** The outcome of a transition: the next world and its effects, or an error (the world unchanged). */
 export type TransitionOutcome<V> =
@@ -35,9 +36,12 @@ export type TransitionOutcome<V> =
       ok: true;
       world: World;
       value: V;
-      events: WebhookBody[];
-      /** The project of each event (same positions as `events`). */
-      event_projects: string[];
+      /** The webhook events to deliver, in order, column-wise: what the facade reads (bodies built when read or sent). */
+      log: EventLog;
+      /** The webhook bodies of `log`, built from it when first read and kept. */
+      readonly events: WebhookBody[];
+      /** The project of each event (same positions as `events`), read from `log` when first read. */
+      readonly event_projects: string[];
       grants: CreditChange[];
     }
   | { ok: false; error: ApiError };
@@ -117,8 +121,8 @@ function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCo
 /**
  * Given a world, a command and the instant it happens (≥ the world's clock), returns the next world,
  * the command's value and its effects: first every job due up to `now` runs (renewals, expiries,
- * credit expiry; `advance` does only that), then the command. On an error nothing changes and no
- * effect is produced (`options.grants: false` leaves `grants` empty). Pure: the given world is never modified, and the same inputs give the same
+ * credit expiry; `advance` does only that), then the command. The events are in `log` (and, built
+ * from it on first read, in `events`). On an error nothing changes and no effect is produced (`options.grants: false` leaves `grants` empty). Pure: the given world is never modified, and the same inputs give the same
  * outcome, ids included.
  *
  * @example
@@ -129,14 +133,37 @@ export function transition<T extends SimCommandType>(world: World, command: Comm
   const refused = refuseClock(world.now, now);
   if (refused !== null) return fail('parameter_error', refused, 'to');
   const ctx = beginDraft(world, options.grants ?? true);
-  let jobsRun: CommandValues['advance']['jobs_run'] = [];
+  // What the clock answers, passed on as it is: its `jobs_run` are made only when read.
+  let advancedValue: CommandValues['advance'] | null = null;
   if (now > world.now || command.type === 'advance') {
     const advanced = advanceTo(ctx, now);
     if (!advanced.ok) return advanced;
-    jobsRun = advanced.value.jobs_run;
+    advancedValue = advanced.value;
     forgetExpiredKeys(ctx);
   }
-  const result = command.type === 'advance' ? ok({ now: ctx.now, jobs_run: jobsRun }) : apply(ctx, command);
+  const result = command.type === 'advance' ? ok(advancedValue ?? { now: ctx.now, jobs_run: [] }) : apply(ctx, command);
   if (!result.ok) return result;
-  return { ok: true, world: commitDraft(ctx), value: result.value as CommandValues[T], events: ctx.events, event_projects: ctx.eventProjects, grants: ctx.grants };
+  return succeeded(commitDraft(ctx), result.value as CommandValues[T], ctx.log, ctx.grants);
+}
+
+/**
+ * A successful outcome. `events` and `event_projects` are built from the log the first time they are
+ * read (then kept): a month advance's 300 k bodies are not made unless someone asks for them.
+ */
+function succeeded<V>(world: World, value: V, log: EventLog, grants: CreditChange[]): TransitionOutcome<V> {
+  let events: WebhookBody[] | null = null;
+  let projects: string[] | null = null;
+  return {
+    ok: true,
+    world,
+    value,
+    log,
+    get events() {
+      return (events ??= Array.from({ length: log.length }, (_, i) => log.body(i)));
+    },
+    get event_projects() {
+      return (projects ??= Array.from({ length: log.length }, (_, i) => log.project(i)));
+    },
+    grants,
+  };
 }

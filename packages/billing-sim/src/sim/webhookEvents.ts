@@ -152,52 +152,66 @@ const identity = (ctx: EventContext, customer: CustomerState) => ({
   experiments: NO_EXPERIMENTS,
 });
 
+/** The fields of a subscription its lifecycle events carry, as they were when the event was emitted. */
+export type EventSubscriptionFields = Pick<
+  SubscriptionState,
+  | 'product_id'
+  | 'period_type'
+  | 'period_start'
+  | 'period_end'
+  | 'environment'
+  | 'store'
+  | 'presented_offering_id'
+  | 'transaction_id'
+  | 'original_transaction_id'
+  | 'country_code'
+  | 'renewal_number'
+>;
+
 /**
- * Given a lifecycle type, a context, a customer, a subscription, its product and the type's own
- * fields, returns the webhook body of that event, typed by the schema of the type. `environment`
- * and `store` are the subscription's.
+ * Given a lifecycle type, the event's id, app id and time, the customer's id and aliases, the
+ * product, the subscription's fields and the type's own field (`extraKey` and `extraValue`; or
+ * `extras`, an object of several, as a refund's CANCELLATION has), returns the webhook body of that
+ * event in the billing service's field order. `environment` and `store` are the subscription's.
  *
  * @example
- * lifecycleEvent('CANCELLATION', ctx, customer, sub, product, { cancel_reason: 'UNSUBSCRIBE' });
+ * lifecycleBody('EXPIRATION', id, 'app_sim', now, 'u1', ['u1'], product, sub, 'expiration_reason', 'UNSUBSCRIBE', null);
  */
-export function lifecycleEvent<T extends LifecycleType>(
-  type: T,
-  ctx: EventContext,
-  customer: CustomerState,
-  sub: SubscriptionState,
+export function lifecycleBody(
+  type: LifecycleType,
+  id: string,
+  appId: string,
+  at: number,
+  userId: string,
+  aliases: string[],
   product: Product,
-  extra: LifecycleExtras[T],
+  sub: EventSubscriptionFields,
+  extraKey: string | null,
+  extraValue: unknown,
+  extras: object | null,
 ): WebhookBody {
-  // Most types add one field (RENEWAL's is_trial_conversion, EXPIRATION's expiration_reason, …): it
-  // goes into the literal as its last, computed property, so the event is one object with every field
-  // in place. Assigned afterwards, it took a separate property store per event (300 k a month) and a
-  // runtime call. None, or several (CANCELLATION's price overrides), are assigned as before.
-  let extraKey: string | null = null;
-  let extraValue: unknown = null;
-  let count = 0;
-  for (const key in extra) {
-    count += 1;
-    extraKey = key;
-    extraValue = (extra as Record<string, unknown>)[key];
-  }
-  const event = count === 1 ? sharedFields(type, ctx, customer, sub, product, extraKey!, extraValue) : Object.assign(sharedFields(type, ctx, customer, sub, product, null, null), extra);
+  const event = extras === null ? sharedFields(type, id, appId, at, userId, aliases, sub, product, extraKey, extraValue) : Object.assign(sharedFields(type, id, appId, at, userId, aliases, sub, product, null, null), extras);
   // Every shared field is checked against the core's type (sharedFields) and every extra by
-  // ExtrasFitEvents; TypeScript cannot follow a generic type into the union member, hence the one assertion.
-  return { api_version: '1.0', event: event as unknown as LifecycleEvents[T] };
+  // ExtrasFitEvents; TypeScript cannot follow the type into the union member, hence the one assertion.
+  return { api_version: '1.0', event: event as unknown as SimEvent };
 }
 
-/** The fields every lifecycle event shares, in the billing service's order, then at most one extra field. */
-function sharedFields(type: LifecycleType, ctx: EventContext, customer: CustomerState, sub: SubscriptionState, product: Product, extraKey: string | null, extraValue: unknown) {
+/**
+ * The fields every lifecycle event shares, in the billing service's order, then at most one extra
+ * field (a lifecycle event's one field of its own goes into the literal as its last, computed
+ * property: one object with every field in place, not a property store afterwards).
+ */
+function sharedFields(type: LifecycleType, id: string, appId: string, at: number, userId: string, aliases: string[], sub: EventSubscriptionFields, product: Product, extraKey: string | null, extraValue: unknown) {
   const price = sub.period_type === 'TRIAL' ? 0 : product.price;
   if (extraKey === null) {
     return {
       type,
-      id: ctx.id,
-      app_id: ctx.app_id,
-      event_timestamp_ms: ctx.at,
-      app_user_id: customer.id,
-      original_app_user_id: customer.id,
-      aliases: aliasesOf(customer),
+      id,
+      app_id: appId,
+      event_timestamp_ms: at,
+      app_user_id: userId,
+      original_app_user_id: userId,
+      aliases,
       subscriber_attributes: NO_ATTRIBUTES,
       experiments: NO_EXPERIMENTS,
       product_id: sub.product_id,
@@ -223,16 +237,15 @@ function sharedFields(type: LifecycleType, ctx: EventContext, customer: Customer
       renewal_number: sub.renewal_number,
     } satisfies LifecycleFields & { type: LifecycleType };
   }
-  // The same literal with the extra field last (a literal, not a spread of the one above: each is
-  // one object allocated with room for every field).
+  // The same literal with the extra field last (a literal, not a spread of the one above).
   return {
     type,
-    id: ctx.id,
-    app_id: ctx.app_id,
-    event_timestamp_ms: ctx.at,
-    app_user_id: customer.id,
-    original_app_user_id: customer.id,
-    aliases: aliasesOf(customer),
+    id,
+    app_id: appId,
+    event_timestamp_ms: at,
+    app_user_id: userId,
+    original_app_user_id: userId,
+    aliases,
     subscriber_attributes: NO_ATTRIBUTES,
     experiments: NO_EXPERIMENTS,
     product_id: sub.product_id,
@@ -328,35 +341,42 @@ export function nonRenewingPurchaseEvent(
 }
 
 /**
- * Given a context, a customer, the adjustments and the product behind them, returns the
- * VIRTUAL_CURRENCY_TRANSACTION webhook body (`purchase_environment` replaces `environment`).
+ * Given the event's id, app id and time, the customer's id and aliases, the adjustments, the product
+ * behind them, the purchase's environment and store, the currency transaction's id and the store
+ * transaction's, returns the VIRTUAL_CURRENCY_TRANSACTION webhook body (`purchase_environment`
+ * replaces `environment`).
  *
  * @example
- * virtualCurrencyEvent(ctx, customer, [{ amount: 100, currency: { code: 'CRD', name: 'Credits', description: null } }], monthly, 'vct_1', 'tx_1');
+ * currencyBody(id, 'app_sim', now, 'u1', ['u1'], [{ amount: 100, currency: { code: 'CRD', name: 'Credits', description: null } }], monthly, 'SANDBOX', 'TEST_STORE', 'vctx_1', 'tx_1');
  */
-export function virtualCurrencyEvent(
-  ctx: EventContext,
-  customer: CustomerState,
+export function currencyBody(
+  id: string,
+  appId: string,
+  at: number,
+  userId: string,
+  aliases: string[],
   adjustments: VcAdjustment[],
   product: Product | null,
+  environment: string,
+  store: string,
   vcTransactionId: string,
   transactionId: string | null,
 ): WebhookBody {
   const event: VirtualCurrencyTransactionEvent = {
     type: 'VIRTUAL_CURRENCY_TRANSACTION',
-    id: ctx.id,
-    app_id: ctx.app_id,
-    event_timestamp_ms: ctx.at,
-    app_user_id: customer.id,
-    original_app_user_id: customer.id,
-    aliases: aliasesOf(customer),
+    id,
+    app_id: appId,
+    event_timestamp_ms: at,
+    app_user_id: userId,
+    original_app_user_id: userId,
+    aliases,
     subscriber_attributes: NO_ATTRIBUTES,
     experiments: NO_EXPERIMENTS,
     adjustments,
     product_id: product?.id ?? null,
     product_display_name: product?.display_name ?? null,
-    purchase_environment: ctx.environment,
-    store: ctx.store,
+    purchase_environment: environment,
+    store,
     source: 'in_app_purchase',
     transaction_id: transactionId,
     virtual_currency_transaction_id: vcTransactionId,

@@ -55,7 +55,8 @@ export function grantsForPurchase(
   currencies: readonly VirtualCurrency[],
   purchase: PurchaseContext,
 ): PlannedGrant[] {
-  const planned: PlannedGrant[] = [];
+  // A literal for the first grant (one currency is the common case): `[].push` grows to 16 slots.
+  let planned: PlannedGrant[] | null = null;
   for (const currency of currencies) {
     if (currency.state !== 'active') continue;
     for (const grant of currency.product_grants) {
@@ -63,15 +64,17 @@ export function grantsForPurchase(
       const amount = purchase.kind === 'trial' ? grant.trial_amount : grant.amount;
       if (amount <= 0) continue;
       const expiring = grant.expire_at_cycle_end && IS_SUBSCRIPTION_CYCLE[purchase.kind];
-      planned.push({
+      const one: PlannedGrant = {
         currency: currency.code,
         amount,
         expires_at: expiring ? purchase.cycle_ends_at : null,
         source: purchase.kind,
         product_id: purchase.product_id,
         at: purchase.at,
-      });
+      };
+      if (planned === null) planned = [one];
+      else planned.push(one);
     }
   }
-  return planned;
+  return planned ?? [];
 }
