@@ -4,7 +4,7 @@
  * SQLite store (the default of `tenure serve`): rows/s and peak RSS, beside the time to only read
  * and parse the same file's CSV in the same run (the baseline; goal ≥ 0.5× of it). Both in wall
  * time and in CPU time (the process's user + system, gunzip's threads included: the figure to read
- * on a shared machine). RSS is sampled every 50 ms, and at each quarter of the import, to show
+ * on a shared machine). RSS is sampled every 50 ms (`processUsage.ts`), and at each quarter of the import, to show
  * whether memory stays flat. `BENCH_IMPORT_ROWS=2000` is a smoke run.
  */
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { exportCsvLines, exportTime, type ExportColumn } from '@tenure/billing-s
 import { DEFAULT_CONFIG } from '@tenure/core';
 import { fixedClock, importExport, openExportReader } from '@tenure/server';
 import { benchTempDir, openBenchStore, removeBenchDir } from './store/benchStores.js';
+import { cpuMs, mb, startRssSampler } from './processUsage.js';
 import { collectGarbage, printTable, rate } from './store/latency.js';
 
 const ROWS = Number(process.env['BENCH_IMPORT_ROWS'] ?? 1_000_000);
@@ -110,25 +111,6 @@ export function* syntheticRows(total: number, order: 'customer' | 'interleaved' 
   }
 }
 
-/** Samples RSS every 50 ms until stopped; returns the peak (bytes). */
-function rssSampler(): { stop(): number } {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 50);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.max(peak, process.memoryUsage.rss());
-    },
-  };
-}
-
-/** CPU time of a `process.cpuUsage` difference, in ms (user + system: every thread of the process). */
-const cpuMs = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1000;
-
-const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MB`;
-
 /** Runs the import bench and prints its table. */
 export async function runImportBench(): Promise<void> {
   const file = join(benchTempDir(), 'transactions.csv.gz');
@@ -138,7 +120,7 @@ export async function runImportBench(): Promise<void> {
 
   collectGarbage();
   const rssBeforeParse = process.memoryUsage.rss();
-  let sampler = rssSampler();
+  let sampler = await startRssSampler();
   let started = performance.now();
   let cpu = process.cpuUsage();
   const opened = await openExportReader(createReadStream(file));
@@ -154,7 +136,7 @@ export async function runImportBench(): Promise<void> {
   const store = await openBenchStore(STORE, { sqlitePath: join(benchTempDir(), 'import.db') });
   const rssBeforeImport = process.memoryUsage.rss();
   const quarters: string[] = [];
-  sampler = rssSampler();
+  sampler = await startRssSampler();
   started = performance.now();
   cpu = process.cpuUsage();
   const reader = await openExportReader(createReadStream(file));
