@@ -12,6 +12,7 @@
  */
 import { runBundleBench } from './bundleSize.js';
 import { runBacktestBench } from './evaluation/backtestBench.js';
+import { runTuneBench } from './evaluation/tuneBench.js';
 import { runCoreBench } from './core.js';
 import { runImportBench } from './importBench.js';
 import { runRescoreBench } from './store/rescoreBench.js';
@@ -33,3 +34,4 @@ if (wants('import')) await runImportBench();
 if (wants('rescore')) await runRescoreBench();
 if (wants('population')) await runPopulationBench();
 if (wants('backtest')) await runBacktestBench();
+if (wants('tune')) await runTuneBench();
