@@ -4,13 +4,14 @@
  * activity report in `BENCH_BACKTEST_ACTIVITY_EVERY` kept, default all), 12 weekly cutoffs ending
  * one 30-day horizon before the last record. Beside it, in the same run, the baseline: the plain
  * fold of the same records (`foldEventsByCustomer`, then each activity report recorded once), the
- * work every record needs once, with no ordering and no assessment. CPU time of the process, wall
- * time, peak RSS (sampled by a worker thread) and peak heap (sampled at each step of the walk).
+ * work every record needs once, with no ordering and no assessment; and, as a floor, the fold of
+ * the events alone. CPU time of the process, wall time, RSS before and at its peak (sampled by a
+ * worker thread), peak heap (sampled at each step of the walk).
  * `BENCH_BACKTEST_CUSTOMERS=2000` is a smoke run.
  */
 import { backtest, DAY_MS, foldEventsByCustomer, recordActivity, type HandledEvent, type StoredRecord } from '@tenure/core';
 import { mb, startRssSampler, timed, type Timed } from '../processUsage.js';
-import { printTable, rate } from '../store/latency.js';
+import { collectGarbage, printTable, rate } from '../store/latency.js';
 import { populationHistory } from './populationHistory.js';
 
 const CUSTOMERS = Number(process.env['BENCH_BACKTEST_CUSTOMERS'] ?? 1_000_000);
@@ -21,12 +22,13 @@ const STEP_MS = 7 * DAY_MS;
 const HORIZON_MS = 30 * DAY_MS;
 const SEED = 'bench';
 
-/** The baseline: every event folded once per customer (deduplicated as the stores do), then every activity report recorded once. */
-function foldHistory(records: readonly StoredRecord[], sampleHeap: () => void): number {
+/** The baseline: every event folded once per customer (deduplicated as the stores do), then every activity report recorded once (unless `eventsOnly`). */
+function foldHistory(records: readonly StoredRecord[], sampleHeap: () => void, eventsOnly = false): number {
   const events: HandledEvent[] = [];
   for (const r of records) if (r.kind === 'event') events.push(r.event);
   const subscribers = foldEventsByCustomer(events);
   sampleHeap();
+  if (eventsOnly) return subscribers.size;
   for (const r of records) {
     if (r.kind !== 'activity') continue;
     const subscriber = subscribers.get(r.customer_id);
@@ -45,6 +47,7 @@ function weeklyCutoffs(records: readonly StoredRecord[]): number[] {
 }
 
 interface Phase extends Timed {
+  rssBefore: number;
   rss: number;
   heap: number;
 }
@@ -52,9 +55,11 @@ interface Phase extends Timed {
 async function phase(run: (sampleHeap: () => void) => void): Promise<Phase> {
   let heap = 0;
   const sampleHeap = () => (heap = Math.max(heap, process.memoryUsage().heapUsed));
+  collectGarbage();
+  const rssBefore = process.memoryUsage.rss();
   const sampler = await startRssSampler();
   const t = await timed(() => run(sampleHeap));
-  return { ...t, rss: sampler.stop(), heap };
+  return { ...t, rssBefore, rss: sampler.stop(), heap };
 }
 
 /** Runs the backtest bench and prints its table. */
@@ -72,6 +77,7 @@ export async function runBacktestBench(): Promise<void> {
   );
   console.log(`backtest: ${CUTOFFS} weekly cutoffs ${day(cutoffs[0]!)} to ${day(cutoffs.at(-1)!)}, horizon 30 days; heap holding the history ${mb(process.memoryUsage().heapUsed)}`);
 
+  const floor = await phase((sampleHeap) => foldHistory(records, sampleHeap, true));
   let folded = 0;
   const fold = await phase((sampleHeap) => (folded = foldHistory(records, sampleHeap)));
   let report: ReturnType<typeof backtest> | undefined;
@@ -86,14 +92,17 @@ export async function runBacktestBench(): Promise<void> {
     rate((events * 1000) / p.cpuMs),
     ratio,
     wallRatio,
+    mb(p.rssBefore),
     mb(p.rss),
     mb(p.heap),
   ];
+  const ratios = (p: Phase): [string, string] => [(p.cpuMs / fold.cpuMs).toFixed(2), (p.wallMs / fold.wallMs).toFixed(2)];
   printTable(
-    ['phase', 'CPU', 'wall', 'events/s (CPU)', '× fold (CPU)', '× fold (wall)', 'peak RSS', 'peak heap'],
+    ['phase', 'CPU', 'wall', 'events/s (CPU)', '× fold (CPU)', '× fold (wall)', 'RSS before', 'peak RSS', 'peak heap'],
     [
+      row('fold of the events alone (foldEventsByCustomer)', floor, ...ratios(floor)),
       row(`plain fold: ${folded.toLocaleString('en-US')} subscribers (baseline)`, fold, 'baseline', 'baseline'),
-      row(`backtest: ${CUTOFFS} cutoffs, ${pooled.subscribers.toLocaleString('en-US')} assessments`, walk, (walk.cpuMs / fold.cpuMs).toFixed(2), (walk.wallMs / fold.wallMs).toFixed(2)),
+      row(`backtest: ${CUTOFFS} cutoffs, ${pooled.subscribers.toLocaleString('en-US')} assessments`, walk, ...ratios(walk)),
     ],
   );
   console.log(
