@@ -5,9 +5,14 @@
  * core's bundle size (scorer-only import vs the whole core); `import` imports a synthetic RevenueCat
  * data export (1 M rows, BENCH_IMPORT_ROWS) beside parsing it only; `rescore` what a change of rules
  * costs at `tenure serve`'s start (ensureConfig beside replay); `population` generates 100 k
- * customers over 12 months with the billing simulator's population generator.
+ * customers over 12 months with the billing simulator's population generator; `backtest` backtests 1 M
+ * generated customers over 12 weekly cutoffs beside the plain fold of the same history
+ * (BENCH_BACKTEST_CUSTOMERS); `tune` tunes on 100 k generated customers and compares the default and
+ * tuned configs on the holdout (BENCH_TUNE_CUSTOMERS).
  */
 import { runBundleBench } from './bundleSize.js';
+import { runBacktestBench } from './evaluation/backtestBench.js';
+import { runTuneBench } from './evaluation/tuneBench.js';
 import { runCoreBench } from './core.js';
 import { runImportBench } from './importBench.js';
 import { runRescoreBench } from './store/rescoreBench.js';
@@ -28,3 +33,5 @@ if (wants('storage') || storage.size > 0) await runStorageBench(storage);
 if (wants('import')) await runImportBench();
 if (wants('rescore')) await runRescoreBench();
 if (wants('population')) await runPopulationBench();
+if (wants('backtest')) await runBacktestBench();
+if (wants('tune')) await runTuneBench();

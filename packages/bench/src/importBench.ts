@@ -6,7 +6,7 @@
  * twice, each into a fresh store (`BENCH_IMPORT_PATHS`): before, every batch through
  * `applyEvents`; after, through the store's import session (each customer folded once, at the
  * end). Both in wall time and in CPU time (the process's user + system, gunzip's threads included:
- * the figure to read on a shared machine). RSS is sampled every 50 ms, and at each quarter of the
+ * the figure to read on a shared machine). RSS is sampled every 50 ms (`processUsage.ts`), and at each quarter of the
  * import, to show whether memory stays flat. `BENCH_IMPORT_ROWS=2000` is a smoke run.
  */
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { exportCsvLines, exportTime, type ExportColumn } from '@tenure/billing-s
 import { DEFAULT_CONFIG, type ImportSession, type StoreContext, type SubscriberStore } from '@tenure/core';
 import { fixedClock, importExport, openExportReader } from '@tenure/server';
 import { benchDatabaseUrl, benchTempDir, noticeNoPostgres, openBenchStore, removeBenchDir, type StoreKind } from './store/benchStores.js';
+import { cpuMs, mb, startRssSampler } from './processUsage.js';
 import { collectGarbage, printTable, rate } from './store/latency.js';
 
 const ROWS = Number(process.env['BENCH_IMPORT_ROWS'] ?? 1_000_000);
@@ -112,24 +113,6 @@ export function* syntheticRows(total: number, order: 'customer' | 'interleaved' 
   }
 }
 
-/** Samples RSS every 50 ms until stopped; returns the peak (bytes). */
-function rssSampler(): { stop(): number } {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 50);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.max(peak, process.memoryUsage.rss());
-    },
-  };
-}
-
-/** CPU time of a `process.cpuUsage` difference, in ms (user + system: every thread of the process). */
-const cpuMs = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1000;
-
-const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MB`;
 
 /** The import paths measured (`BENCH_IMPORT_PATHS`, comma-separated; default both, before first). */
 type ImportPath = 'batches' | 'session';
@@ -157,7 +140,7 @@ async function measureImport(file: string, path: ImportPath) {
   const opened = await openBenchStore(STORE, { sqlitePath: join(benchTempDir(), `import-${path}.db`), ...(postgresUrl === undefined ? {} : { postgresUrl }) });
   const rssBefore = process.memoryUsage.rss();
   const quarters: string[] = [];
-  const sampler = rssSampler();
+  const sampler = await startRssSampler();
   const started = performance.now();
   const cpu = process.cpuUsage();
   const reader = await openExportReader(createReadStream(file));
@@ -201,7 +184,7 @@ export async function runImportBench(): Promise<void> {
 
   collectGarbage();
   const rssBeforeParse = process.memoryUsage.rss();
-  const sampler = rssSampler();
+  const sampler = await startRssSampler();
   const started = performance.now();
   const cpu = process.cpuUsage();
   const opened = await openExportReader(createReadStream(file));

@@ -9,27 +9,13 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { generatePopulation, populationMain, type WebhookBody } from '@tenure/billing-sim';
-import { collectGarbage, printTable } from './store/latency.js';
+import { timed, type Timed } from './processUsage.js';
+import { printTable } from './store/latency.js';
 
 const CUSTOMERS = Number(process.env['BENCH_POPULATION_CUSTOMERS'] ?? 100_000);
 const MONTHS = Number(process.env['BENCH_POPULATION_MONTHS'] ?? 12);
 const SEED = 'bench';
-
-interface Timed {
-  cpuMs: number;
-  wallMs: number;
-}
-
-async function timed(fn: () => unknown): Promise<Timed> {
-  collectGarbage();
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  await fn();
-  const used = process.cpuUsage(cpu);
-  return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - start };
-}
 
 export async function runPopulationBench(): Promise<void> {
   console.log(`\nPopulation generator: ${CUSTOMERS.toLocaleString('en-US')} customers over ${MONTHS} months (seed ${SEED}); CPU time of the process`);

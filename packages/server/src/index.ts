@@ -43,6 +43,11 @@ export { importExport } from './import/importExport.js';
 export type { ExportImportReport, ExportImportOptions } from './import/importExport.js';
 export type { Rejection } from './cli/storeData/importRecords.js';
 
+// --- Evaluation (what `tenure backtest` and `tenure tune` run beside the core's backtest and tune) ---
+export { defaultWindow } from './evaluation/evaluationArgs.js';
+export { judgeConfig, changedWeights } from './evaluation/holdoutFigures.js';
+export type { HoldoutFigures, JudgedConfig } from './evaluation/holdoutFigures.js';
+
 // --- Alerts ---
 export { NotifyError, isRetryable, createMemoryEmailNotifier, createMemoryChatNotifier } from './notify/notifier.js';
 export type { Notifier, EmailNotifier, ChatNotifier, SentMessage } from './notify/notifier.js';

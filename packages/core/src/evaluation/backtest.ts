@@ -35,7 +35,7 @@ export interface BacktestOptions {
   config?: TenureConfig;
   /** A calibration to judge (its Brier score); without it, the report's own fit is used (in-sample). */
   calibration?: Calibration;
-  /** Called as the walk goes (`done` of `total` steps, monotone, ending at `total`): a progress bar's feed. Changes no figure. */
+  /** Called as the walk goes (`done` of `total` customers walked, monotone, ending at `total`): a progress bar's feed. Changes no figure. */
   onProgress?: (done: number, total: number) => void;
 }
 

@@ -141,8 +141,9 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
   const holdout: Sample[] = [];
   const isHoldout = new Set(holdoutCutoffs.map((_, i) => cutoffs.length - holdoutCount + i));
   const isTraining = new Set(trainingCutoffs.map((at) => cutoffs.indexOf(at)));
-  // Progress: the walk's steps, then one per knob visited in each round (a round that moves nothing ends the search).
-  const walkSteps = cutoffs.length * 2;
+  // Progress: the walk (its share of customers walked, in hundredths), then one step per knob
+  // visited in each round (a round that moves nothing ends the search).
+  const walkSteps = 100;
   const total = walkSteps + rounds * KNOBS.length;
   const onProgress = options.onProgress;
   walkCutoffs<Sample | null>(records, cutoffs, horizon, options.lapse_ms ?? DEFAULT_LAPSE_MS, {
@@ -152,7 +153,7 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
       sample.churned = churned;
       (isHoldout.has(index) ? holdout : training).push(sample);
     },
-    ...(onProgress === undefined ? {} : { progress: (done: number) => onProgress(done, total) }),
+    ...(onProgress === undefined ? {} : { progress: (done: number, customers: number) => onProgress(customers === 0 ? walkSteps : Math.floor((done / customers) * walkSteps), total) }),
   });
 
   const start = options.config ?? DEFAULT_CONFIG;

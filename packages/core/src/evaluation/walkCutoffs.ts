@@ -1,8 +1,10 @@
 /**
- * One pass through a history in time order that assesses every live subscriber at each cutoff
- * using only what came before it, and labels each of them at cutoff + horizon. The fold is done
- * once: the cost is one fold of the history plus one assessment per live subscriber per cutoff,
- * never a refold from the start per cutoff.
+ * One pass through a history that assesses every live subscriber at each cutoff using only what
+ * came before it, and labels each of them at cutoff + horizon. Each customer's records are folded
+ * once, in time order, stopping at every cutoff and horizon end on the way: the cost is one fold of
+ * the history plus one assessment per live subscriber per cutoff, never a refold per cutoff.
+ * Customers are independent (the reducer is per customer), so the walk goes customer by customer:
+ * no global sort of the history, and one customer's records stay in cache while it is walked.
  */
 import type { HandledEvent } from '../events/webhookSchema.js';
 import type { StoredRecord } from '../store/subscriberStore.js';
@@ -18,7 +20,7 @@ export interface WalkVisitor<T> {
   assess(index: number, subscriber: Subscriber, at: number): T;
   /** The outcome of a kept value: whether the subscriber churned in [cutoff, cutoff + horizon). */
   label(index: number, value: T, churned: boolean): void;
-  /** Called after each of the `total` steps (two per cutoff: its assessment, its label), e.g. to draw a progress bar. */
+  /** Called as the walk goes with the customers walked of all `total` (monotone, about a hundred times, ending at `total`), e.g. to draw a progress bar. */
   progress?(done: number, total: number): void;
 }
 
@@ -30,23 +32,53 @@ export interface WalkSummary {
   duplicates: number;
   /** Distinct activity reports. */
   activity: number;
+  /** Customers with at least one distinct event. */
   customers: number;
 }
 
-interface Holder {
-  subscriber: Subscriber;
-  /** When the subscriber last became churned or refunded (the event's time). */
-  endedAt: number | null;
-}
+/** Progress is reported about this many times over the walk. */
+const PROGRESS_STEPS = 100;
 
 const byEventTime = (a: HandledEvent, b: HandledEvent) => a.event_timestamp_ms - b.event_timestamp_ms;
+
+/** Adds `item` to the list of `key`; consecutive records of one customer (the usual order of an export) skip the lookup. */
+function grouper<T>(): { add(key: string, item: T): void; groups: Map<string, T[]> } {
+  const groups = new Map<string, T[]>();
+  let lastKey: string | undefined;
+  let last: T[] = [];
+  return {
+    groups,
+    add(key, item) {
+      if (key !== lastKey) {
+        lastKey = key;
+        let group = groups.get(key);
+        if (group === undefined) groups.set(key, (group = []));
+        last = group;
+      }
+      last.push(item);
+    },
+  };
+}
+
+/** Sorts ascending in place unless already sorted (a customer's reports usually are); returns how many distinct values. */
+function sortDistinct(times: number[]): number {
+  let sorted = true;
+  for (let i = 1; i < times.length && sorted; i += 1) sorted = times[i - 1]! <= times[i]!;
+  if (!sorted) times.sort((x, y) => x - y);
+  let distinct = times.length === 0 ? 0 : 1;
+  for (let i = 1; i < times.length; i += 1) if (times[i] !== times[i - 1]) distinct += 1;
+  return distinct;
+}
 
 /**
  * Given a history (events and reported activity, in any order, with repeated deliveries), cutoffs
  * ascending, a horizon and the lapse allowance, calls `visitor.assess` for every subscriber live at
  * each cutoff, folded from the records strictly before it, and later `visitor.label` with whether it
  * churned (became churned or refunded, or lapsed) in [cutoff, cutoff + horizon). Duplicates are
- * dropped as the stores drop them (`distinctOccurrences`). Pure (the visitor may keep what it is given).
+ * dropped as the stores drop them (`distinctOccurrences`; a report repeated for a customer and
+ * instant counts once), and activity counts from the customer's first event on, as a live store
+ * keeps it. Customer by customer: a customer's assessments and labels come before the next
+ * customer's. Pure (the visitor may keep what it is given).
  *
  * @example
  * walkCutoffs(records, [t1, t2], 30 * DAY, DEFAULT_LAPSE_MS, { assess: (i, s, at) => scoreSubscriber(s, at).score, label: (i, score, churned) => addSample(h[i], score, churned) });
@@ -59,24 +91,14 @@ export function walkCutoffs<T>(
   visitor: WalkVisitor<T>,
 ): WalkSummary {
   const raw: HandledEvent[] = [];
-  const activity: { customer_id: string; at: number }[] = [];
+  const reports = grouper<number>();
   for (const record of records) {
     if (record.kind === 'event') raw.push(record.event);
-    else activity.push(record);
+    else reports.add(record.customer_id, record.at);
   }
-  const events = distinctOccurrences(raw).sort(byEventTime);
-  // Reports in time order, a repeated one (same customer and instant) kept once.
-  activity.sort((a, b) => a.at - b.at || (a.customer_id < b.customer_id ? -1 : a.customer_id > b.customer_id ? 1 : 0));
-  let kept = 0;
-  for (let i = 0; i < activity.length; i += 1) {
-    const r = activity[i]!;
-    const prev = activity[kept - 1];
-    if (prev !== undefined && prev.at === r.at && prev.customer_id === r.customer_id) continue;
-    activity[kept] = r;
-    kept += 1;
-  }
-  const activityDuplicates = activity.length - kept;
-  activity.length = kept;
+  const events = distinctOccurrences(raw);
+  const byCustomer = grouper<HandledEvent>();
+  for (const event of events) byCustomer.add(event.app_user_id, event);
 
   // Every instant: a cutoff (assess) or a cutoff's horizon end (label); labels first on a tie, so a
   // cutoff equal to an earlier one's horizon end sees the same records.
@@ -87,59 +109,61 @@ export function walkCutoffs<T>(
   });
   instants.sort((a, b) => a.at - b.at || Number(b.label) - Number(a.label));
 
-  const holders = new Map<string, Holder>();
-  const pending = new Map<number, { holders: Holder[]; values: T[] }>();
-  let e = 0;
-  let a = 0;
-  const advanceTo = (at: number) => {
-    while (e < events.length || a < activity.length) {
-      const nextEvent = e < events.length ? events[e]!.event_timestamp_ms : Infinity;
-      const nextActivity = a < activity.length ? activity[a]!.at : Infinity;
-      if (nextEvent >= at && nextActivity >= at) return;
-      if (nextEvent <= nextActivity) {
-        const event = events[e]!;
-        e += 1;
-        const holder = holders.get(event.app_user_id);
-        const next = applyEvent(holder?.subscriber, event);
-        if (holder === undefined) {
-          holders.set(event.app_user_id, { subscriber: next, endedAt: isEndedState(next.state) && next.state_key !== null ? event.event_timestamp_ms : null });
-        } else {
-          if (isEndedState(next.state) && next.state_key !== null && !isEndedState(holder.subscriber.state)) holder.endedAt = event.event_timestamp_ms;
-          holder.subscriber = next;
-        }
-      } else {
-        const report = activity[a]!;
-        a += 1;
-        const holder = holders.get(report.customer_id);
-        if (holder !== undefined) holder.subscriber = recordActivity(holder.subscriber, report.at);
-      }
-    }
-  };
-
+  const live = new Uint8Array(cutoffs.length);
+  const values: (T | undefined)[] = new Array<T | undefined>(cutoffs.length);
+  const customers = byCustomer.groups.size;
+  const every = Math.max(1, Math.ceil(customers / PROGRESS_STEPS));
   let done = 0;
-  for (const instant of instants) {
-    if (done > 0) visitor.progress?.(done, instants.length);
-    done += 1;
-    advanceTo(instant.at);
-    const cutoff = cutoffs[instant.index]!;
-    if (!instant.label) {
-      const live = { holders: [] as Holder[], values: [] as T[] };
-      for (const holder of holders.values()) {
-        if (!isLiveAt(holder.subscriber, cutoff, lapseMs)) continue;
-        live.holders.push(holder);
-        live.values.push(visitor.assess(instant.index, holder.subscriber, cutoff));
+  let activity = 0;
+  let reported = 0;
+  for (const [customerId, own] of byCustomer.groups) {
+    // A stable sort: events of one instant keep their order, as in a sort of the whole history.
+    for (let i = 1; i < own.length; i += 1) {
+      if (own[i - 1]!.event_timestamp_ms > own[i]!.event_timestamp_ms) {
+        own.sort(byEventTime);
+        break;
       }
-      pending.set(instant.index, live);
-      continue;
     }
-    const live = pending.get(instant.index)!;
-    pending.delete(instant.index);
-    for (let i = 0; i < live.holders.length; i += 1) {
-      const holder = live.holders[i]!;
-      const churned = (holder.endedAt !== null && holder.endedAt >= cutoff) || hasLapsed(holder.subscriber, instant.at, lapseMs);
-      visitor.label(instant.index, live.values[i]!, churned);
+    const times = reports.groups.get(customerId) ?? [];
+    activity += sortDistinct(times);
+    reported += times.length;
+    // Reports before the customer's first event are dropped (a store does not know it yet). Being a
+    // maximum, the latest report before an instant is all the walk needs of them.
+    let a = 0;
+    while (a < times.length && times[a]! < own[0]!.event_timestamp_ms) a += 1;
+    let latestReport: number | null = null;
+    let subscriber: Subscriber | undefined;
+    /** When the subscriber last became churned or refunded (the event's time). */
+    let endedAt: number | null = null;
+    let e = 0;
+    for (const instant of instants) {
+      for (; e < own.length && own[e]!.event_timestamp_ms < instant.at; e += 1) {
+        const event = own[e]!;
+        const next = applyEvent(subscriber, event);
+        if (isEndedState(next.state) && next.state_key !== null && (subscriber === undefined || !isEndedState(subscriber.state))) endedAt = event.event_timestamp_ms;
+        subscriber = next;
+      }
+      for (; a < times.length && times[a]! < instant.at; a += 1) latestReport = times[a]!;
+      const index = instant.index;
+      const cutoff = cutoffs[index]!;
+      if (!instant.label) {
+        live[index] = subscriber !== undefined && isLiveAt(subscriber, cutoff, lapseMs) ? 1 : 0;
+        if (live[index] === 1) values[index] = visitor.assess(index, latestReport === null ? subscriber! : recordActivity(subscriber!, latestReport), cutoff);
+      } else if (live[index] === 1) {
+        const churned = (endedAt !== null && endedAt >= cutoff) || hasLapsed(subscriber!, instant.at, lapseMs);
+        visitor.label(index, values[index]!, churned);
+        values[index] = undefined;
+      }
     }
+    done += 1;
+    if (done % every === 0 && done < customers) visitor.progress?.(done, customers);
   }
-  visitor.progress?.(instants.length, instants.length);
-  return { events: events.length, duplicates: raw.length - events.length + activityDuplicates, activity: activity.length, customers: holders.size };
+  // Reports of customers without an event: counted, never applied.
+  for (const [customerId, times] of reports.groups) {
+    if (byCustomer.groups.has(customerId)) continue;
+    activity += sortDistinct(times);
+    reported += times.length;
+  }
+  visitor.progress?.(customers, customers);
+  return { events: events.length, duplicates: raw.length - events.length + reported - activity, activity, customers };
 }

@@ -23,7 +23,7 @@ export async function runBacktest(args: EvaluationArgs, io: DataIo): Promise<num
   if (!inputs.ok) return fail(2, inputs.error);
   const { config, calibration, history } = inputs.value;
 
-  const bar = terminalProgress(io, 'backtest: evaluating', 'steps');
+  const bar = terminalProgress(io, 'backtest: evaluating', 'customers');
   const result = backtest(history.records, {
     ...windowOptions(args, history.records, config),
     ...(calibration === null ? {} : { calibration }),

@@ -28,7 +28,7 @@ describe('evaluation progress', () => {
     expect(tty.code).toBe(0);
     expect(tty.stdout).toBe(plain.stdout);
     expect(tty.stderr).toMatch(/\rbacktest: reading \[[#-]{24}\] +\d+%/);
-    expect(tty.stderr).toMatch(/\rbacktest: evaluating \[[#-]{24}\] +\d+% [\d,]+\/[\d,]+ steps/);
+    expect(tty.stderr).toMatch(/\rbacktest: evaluating \[[#-]{24}\] +\d+% [\d,]+\/[\d,]+ customers/);
     const summaries = tty.stderr.split('\n').filter((l) => l !== '').map((l) => l.slice(l.lastIndexOf('\x1b[K') + 3));
     expect(summaries).toEqual([expect.stringMatching(/^backtest: read [\d,]+ lines of .* in [\d.]+s: [\d,]+ records$/), expect.stringMatching(/^backtest: \d+ cutoffs evaluated in [\d.]+s$/)]);
   });
