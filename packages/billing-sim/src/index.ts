@@ -14,6 +14,7 @@ export type { WebhookBody, VcAdjustment, SimEvent, VirtualCurrencyTransactionEve
 // --- The machine ---
 export { transition } from './sim/transition.js';
 export type { TransitionOutcome, TransitionOptions } from './sim/transition.js';
+export type { EventLog } from './sim/eventLog.js';
 export type { SimCommand, SimCommandType, CommandOf, CommandValues } from './sim/commands.js';
 export type { CreditChange } from './sim/context.js';
 export { createWorld, IDEMPOTENCY_TTL_MS } from './sim/state.js';

@@ -47,7 +47,6 @@ function subscriptionJobKind(sub: SubscriptionState): JobKind | null {
 const subscriptionJobAt = (sub: SubscriptionState, kind: JobKind): number =>
   kind === 'grace_expiry' ? (sub.grace_expires_at ?? sub.period_end) : kind === 'resume' ? (sub.auto_resume_at ?? sub.period_end) : sub.period_end;
 
-
 /** When the customer's next expiring lot expires (core `nextCreditExpiry`). */
 const creditExpiryOf = (customer: CustomerState): number | null => nextCreditExpiry(customer.ledger);
 
@@ -87,7 +86,7 @@ function customerJobs(table: JobTable, customer: CustomerState, limit: number): 
 function deriveJobs(world: World, limit: number): { table: JobTable; order: Int32Array } {
   const table = createJobTable(2 * world.customer_seq);
   pvecForEach(world.customers, (customer) => customerJobs(table, customer, limit));
-  return { table, order: sortedJobs(table, true) };
+  return { table, order: sortedJobs(table) };
 }
 
 /**

@@ -120,24 +120,20 @@ export function compareJobs(table: JobTable, a: number, b: number): number {
 }
 
 /**
- * Every job of the table in `compareJobs` order. `inSeqOrder`: the jobs were added customer by
- * customer in creation order, each customer's by place; then a counting sort by rank gives
- * (rank, customer, place) and, when the times are already in order (renewals due together), no
- * comparison sort is needed at all.
+ * Every job of the table in `compareJobs` order, for jobs added customer by customer in creation
+ * order, each customer's by place: a counting sort by rank gives (rank, customer, place), and when
+ * the times are then in order (renewals due together) no comparison sort is needed at all.
  */
-export function sortedJobs(table: JobTable, inSeqOrder: boolean): Int32Array {
+export function sortedJobs(table: JobTable): Int32Array {
   const n = table.size;
   const order = new Int32Array(n);
-  if (inSeqOrder) {
-    const start = new Int32Array(RANKS + 1);
-    for (let j = 0; j < n; j++) start[RANK_OF_CODE[table.kind[j]!]! + 1]! += 1;
-    for (let r = 0; r < RANKS; r++) start[r + 1]! += start[r]!;
-    for (let j = 0; j < n; j++) order[start[RANK_OF_CODE[table.kind[j]!]!]!++] = j;
-    let sorted = true;
-    for (let k = 1; k < n && sorted; k++) sorted = table.at[order[k - 1]!]! <= table.at[order[k]!]!;
-    if (sorted) return order;
-  } else for (let j = 0; j < n; j++) order[j] = j;
+  const start = new Int32Array(RANKS + 1);
+  for (let j = 0; j < n; j++) start[RANK_OF_CODE[table.kind[j]!]! + 1]! += 1;
+  for (let r = 0; r < RANKS; r++) start[r + 1]! += start[r]!;
+  for (let j = 0; j < n; j++) order[start[RANK_OF_CODE[table.kind[j]!]!]!++] = j;
+  let sorted = true;
+  for (let k = 1; k < n && sorted; k++) sorted = table.at[order[k - 1]!]! <= table.at[order[k]!]!;
+  if (sorted) return order;
   // A plain array for the comparison sort (a typed array's sort with a comparator is slower).
-  const list = Array.from(order).sort((a, b) => compareJobs(table, a, b));
-  return Int32Array.from(list);
+  return Int32Array.from(Array.from(order).sort((a, b) => compareJobs(table, a, b)));
 }
