@@ -1,24 +1,18 @@
 // With a calibration, alerts say the churn probability of the score, through a real SMTP server
 // and a real HTTP chat receiver; without one, they do not.
-import { DAY_MS, type ConfigCalibration } from '@tenure/core';
 import { startChatReceiver, startSmtpReceiver } from '@tenure/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackNotifier, createSmtpNotifier, type RetentionOptions } from '../src/index.js';
 import { DAY, fixture, T0 } from './helpers/fixtures.js';
 import { eventually, startTestServer } from './helpers/testServer.js';
+import { stepCalibration } from './helpers/calibration.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-const calibration: ConfigCalibration = {
-  horizon_ms: 30 * DAY_MS,
-  samples: 3000,
-  positives: 420,
-  probabilities: Array.from({ length: 101 }, (_, s) => (s >= 80 ? 0.64 : s >= 60 ? 0.31 : 0.05)),
-  window: { from: T0 - 150 * DAY_MS, to: T0 - 30 * DAY_MS },
-};
+const calibration = stepCalibration(0.05, 3000, 420);
 
 /** A service with real channels; a purchase, then a billing issue (score 90, an immediate alert). */
 async function billingIssueAlert(options: RetentionOptions) {

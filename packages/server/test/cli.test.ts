@@ -1,25 +1,13 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/runCli.js';
 import { SERVE_HELP } from '../src/cli/helpText.js';
+import { captureCli } from './helpers/cliCapture.js';
 import { DAY, T0, fixture } from './helpers/fixtures.js';
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const logs: Record<string, unknown>[] = [];
-  const logDestination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { out, err, logs, io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), logDestination, handleSignals: false } };
-}
 
 describe('tenure CLI', () => {
   it('prints the version and the help', async () => {
-    const c = capture();
+    const c = captureCli();
     expect((await runCli(['--version'], {}, c.io)).code).toBe(0);
     expect(c.out[0]).toMatch(/^\d+\.\d+\.\d+\n$/);
     expect((await runCli(['serve', '--help'], {}, c.io)).code).toBe(0);
@@ -33,14 +21,14 @@ describe('tenure CLI', () => {
   });
 
   it('exits 2 with a message for bad input or an unknown command', async () => {
-    const c = capture();
+    const c = captureCli();
     expect((await runCli(['serve', '--port', 'x'], {}, c.io)).code).toBe(2);
     expect(c.err[0]).toContain('PORT');
     expect((await runCli(['launch'], {}, c.io)).code).toBe(2);
   });
 
   it('serves, logs one startup line with URL, store and notifiers, warns without keys, and never logs secrets', async () => {
-    const c = capture();
+    const c = captureCli();
     const { code, running } = await runCli(['serve', '--port', '0', '--store', 'memory', '--service-name', 'cli-test'], { SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T/B/sekrit' }, c.io);
     expect(code).toBe(0);
     try {
@@ -59,7 +47,7 @@ describe('tenure CLI', () => {
   });
 
   it('does not warn when both keys are set, and enforces them', async () => {
-    const c = capture();
+    const c = captureCli();
     const { running } = await runCli(['serve', '--port', '0', '--store', 'memory'], { BILLING_WEBHOOK_AUTH_KEY: 'rc-key', TENURE_API_KEY: 'api-key' }, c.io);
     try {
       expect(c.logs.filter((l) => l['level'] === 40)).toEqual([]);
@@ -73,7 +61,7 @@ describe('tenure CLI', () => {
   });
 
   it('uses TENURE_CLOCK: a fixed ISO time is "now" for scores and recommendations', async () => {
-    const c = capture();
+    const c = captureCli();
     const clock = new Date(T0 + 11 * DAY).toISOString();
     const { running } = await runCli(['serve', '--port', '0'], { DATABASE_URL: 'memory', TENURE_CLOCK: clock }, c.io);
     try {

@@ -1,22 +1,15 @@
 // GET /api/config and the churn probability beside every score: what a configuration (rules,
 // cooldowns, calibration) looks like from the API, with and without a calibration.
-import { DAY_MS, DEFAULT_CONFIG, churnProbability, resolveConfig, resolveConfigFile, validateConfigFile, type ConfigCalibration } from '@tenure/core';
+import { DAY_MS, DEFAULT_CONFIG, churnProbability, resolveConfig, resolveConfigFile, validateConfigFile } from '@tenure/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { T0 } from './helpers/fixtures.js';
 import { seed } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/testServer.js';
+import { stepCalibration } from './helpers/calibration.js';
 
 let app: TestServer;
 afterEach(() => app.close());
 
-/** 5 % below 60, then 31 % up to 79, then 64 %. */
-const calibration: ConfigCalibration = {
-  horizon_ms: 30 * DAY_MS,
-  samples: 4000,
-  positives: 600,
-  probabilities: Array.from({ length: 101 }, (_, s) => (s >= 80 ? 0.64 : s >= 60 ? 0.31 : 0.05)),
-  window: { from: T0 - 120 * DAY_MS, to: T0 - 30 * DAY_MS },
-};
+const calibration = stepCalibration(0.05, 4000, 600);
 
 describe('GET /api/config', () => {
   it('answers the defaults with source "default", a hash and no calibration; behind the API key', async () => {

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../src/dispatch/dispatcher.js';
 import { createRateLimiter } from '../src/dispatch/rateLimiter.js';
-import { createMemoryChatNotifier, createMemoryEmailNotifier, fixedClock, NotifyError, openStore, type ChatNotifier, type StoreSpec } from '../src/index.js';
+import { createMemoryEmailNotifier, fixedClock, NotifyError, openStore, type ChatNotifier, type StoreSpec } from '../src/index.js';
 import { DAY, T0 } from './helpers/fixtures.js';
 
 const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'] || undefined;

@@ -1,22 +1,16 @@
 // The dashboard with a calibration, in a real headless Chromium against a real `startRetentionServer`:
 // each at-risk row and the subscriber view show the churn probability; without a calibration
 // (dashboard.browser.test.ts) the column stays hidden.
-import { DAY_MS, churnProbability, formatChurnPercent, type ConfigCalibration } from '@tenure/core';
+import { churnProbability, formatChurnPercent } from '@tenure/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, type Chromium } from '@tenure/testkit/chromium';
 import { seedPopulation, startDashboardServer, type DashboardServer } from './dashboardServer.js';
-import { T0 } from '../helpers/fixtures.js';
+import { stepCalibration } from '../helpers/calibration.js';
 
 declare const document: any;
 
-const calibration: ConfigCalibration = {
-  horizon_ms: 30 * DAY_MS,
-  samples: 1800,
-  positives: 240,
-  probabilities: Array.from({ length: 101 }, (_, s) => (s >= 80 ? 0.64 : s >= 60 ? 0.31 : 0.04)),
-  window: { from: T0 - 150 * DAY_MS, to: T0 - 30 * DAY_MS },
-};
+const calibration = stepCalibration(0.04, 1800, 240);
 
 describe.skipIf(!hasChromium)('the dashboard with a calibration, in Chromium', () => {
   let browser: Chromium;
