@@ -3,24 +3,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/runCli.js';
 import { startChatReceiver } from '@tenure/testkit';
+import { captureCli } from './helpers/cliCapture.js';
 import { fixture, T0 } from './helpers/fixtures.js';
 import { eventually } from './helpers/testServer.js';
-
-function capture() {
-  const err: string[] = [];
-  const logs: Record<string, unknown>[] = [];
-  const logDestination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { err, logs, io: { stdout: () => {}, stderr: (t: string) => void err.push(t), logDestination, handleSignals: false } };
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'tenure-cli-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,7 +23,7 @@ describe('tenure serve --store that cannot be opened', () => {
     ['an unreachable PostgreSQL', ['--store', 'postgres://postgres:hunter2@127.0.0.1:1/x'], /^tenure serve: cannot open store postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/x: \S/],
     ['an unwritable SQLite path', ['--store', `sqlite:${join(notAFile, 'tenure.db')}`], new RegExp(`^tenure serve: cannot open store sqlite:${notAFile}/tenure\\.db: \\S`)],
   ])('%s: exits 1 with one line on stderr, no stack trace, no password, never listens', async (_name, args, line) => {
-    const c = capture();
+    const c = captureCli();
     const result = await runCli(['serve', '--port', '0', ...args], {}, c.io);
     expect(result.code).toBe(1);
     expect(result.running).toBeUndefined();
@@ -47,7 +35,7 @@ describe('tenure serve --store that cannot be opened', () => {
   }, 15_000);
 
   it('reads DATABASE_URL when --store is not given, and the flag wins over it', async () => {
-    const c = capture();
+    const c = captureCli();
     expect((await runCli(['serve', '--port', '0'], { DATABASE_URL: 'nonsense' }, c.io)).code).toBe(1);
     expect(c.err.join('')).toMatch(/^tenure serve: cannot open store nonsense: /);
     const { code, running } = await runCli(['serve', '--port', '0', '--store', 'memory'], { DATABASE_URL: 'nonsense' }, c.io);
@@ -62,7 +50,7 @@ describe('tenure serve on a SQLite file', () => {
     const path = join(dir, 'restart', 'tenure.db'); // the directory does not exist yet
     const env = { SLACK_WEBHOOK_URL: chat.url, TENURE_CLOCK: '2026-01-02T00:00:00Z' };
     const serve = async () => {
-      const c = capture();
+      const c = captureCli();
       const { code, running } = await runCli(['serve', '--port', '0', '--store', `sqlite:${path}`], env, c.io);
       expect(code).toBe(0);
       const url = running!.url;
