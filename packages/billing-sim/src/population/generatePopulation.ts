@@ -4,11 +4,10 @@
  * behavioural model (`populationModel.ts`). Seeded: the same options give the same customers, byte
  * for byte, and customer `i` does not depend on how many come after it.
  */
-import { seededRandom } from '@tenure/core';
 import { addDuration } from '../internal/duration.js';
-import { hashSeed } from '../internal/random.js';
 import type { WebhookBody } from '../sim/webhookEvents.js';
 import { drawActivity } from './customerActivity.js';
+import { customerStream } from './customerStreams.js';
 import { walkCustomer, type LifecycleMarks } from './customerLifecycle.js';
 import { drawTraits } from './customerTraits.js';
 import { truthOf, type CustomerTruth } from './customerTruth.js';
@@ -64,8 +63,8 @@ export const populationCustomerId = (index: number): string => `user_${String(in
 
 /**
  * Given the options, yields the population's customers in order, one at a time (nothing is kept
- * between them). Deterministic: two streams per customer from the core's `seededRandom`, seeded by
- * the seed and the customer's index (one for the model's draws, one for ids), so the same seed gives
+ * between them). Deterministic: two streams per customer (`customerStreams.ts`), started from the
+ * seed and the customer's index (one for the model's draws, one for ids), so the same seed gives
  * the same bytes and a customer is the same in a population of any size.
  *
  * @example
@@ -76,8 +75,8 @@ export function* generatePopulation(options: PopulationOptions): Generator<Gener
   const { start, end } = populationWindow(options);
   const pc = createPopulationContext(model, start);
   for (let index = 0; index < options.customers; index += 1) {
-    const u = seededRandom(hashSeed(`${options.seed}:${index}`));
-    pc.begin(index, seededRandom(hashSeed(`${options.seed}:${index}:ids`)));
+    const u = customerStream(options.seed, index, 'model');
+    pc.begin(index, customerStream(options.seed, index, 'ids'));
     const traits = drawTraits(u, model, start, end);
     const customerId = populationCustomerId(index);
     const customer = newCustomer(customerId, index + 1, traits.arrival);

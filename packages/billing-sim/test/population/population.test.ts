@@ -39,6 +39,26 @@ describe('generatePopulation', () => {
     expect(text(large.slice(0, 40))).toBe(text(small));
   });
 
+  it('gives every event its own id and every transaction its own id, across customers', () => {
+    const eventOwner = new Map<string, string>();
+    const transactionOwner = new Map<string, string>();
+    const repeats: string[] = [];
+    for (const c of population) {
+      for (const { event } of c.events) {
+        const before = eventOwner.get(event.id);
+        if (before !== undefined) repeats.push(`event ${event.id} of ${before} and ${c.customer_id}`);
+        eventOwner.set(event.id, c.customer_id);
+        const transaction = 'transaction_id' in event ? event.transaction_id : null;
+        if (typeof transaction !== 'string') continue;
+        const owner = transactionOwner.get(transaction);
+        if (owner !== undefined && owner !== c.customer_id) repeats.push(`transaction ${transaction} of ${owner} and ${c.customer_id}`);
+        transactionOwner.set(transaction, c.customer_id);
+      }
+    }
+    expect(eventOwner.size).toBeGreaterThan(8000);
+    expect(repeats).toEqual([]);
+  });
+
   it('sends only bodies the retention service accepts: parseWebhook takes every one, and handles every type', () => {
     let count = 0;
     for (const c of population) {
