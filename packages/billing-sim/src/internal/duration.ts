@@ -3,6 +3,7 @@
  * for subscription periods, trials, grace periods and clock advances. A plain number means
  * milliseconds.
  */
+import { civilFromDays, daysFromCivil, daysInMonth } from '@tenure/core';
 import { z } from 'zod';
 
 export interface Duration {
@@ -54,36 +55,13 @@ export function addDuration(at: number, d: Duration, times = 1): number {
   const months = (d.years * 12 + d.months) * times;
   const extra = d.days * times * 86_400_000 + d.ms * times;
   if (months === 0) return at + extra;
-  // Calendar arithmetic on numbers (civil date from days, Hinnant's algorithm): two Date objects per
-  // call showed in a month advance's profile (100 k renewals), and their results are the same.
+  // Calendar arithmetic on numbers (the core's civil dates): two Date objects per call showed in a
+  // month advance's profile (100 k renewals), and their results are the same.
   const days = Math.floor(at / 86_400_000);
   const msOfDay = at - days * 86_400_000;
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month0 = mp < 10 ? mp + 2 : mp - 10; // 0 = January
-  const year = yoe + era * 400 + (month0 <= 1 ? 1 : 0);
-  const total = year * 12 + month0 + months;
+  const { year, month, day } = civilFromDays(days);
+  const total = year * 12 + (month - 1) + months;
   const y = Math.floor(total / 12);
-  const m = total - y * 12;
+  const m = total - y * 12 + 1;
   return daysFromCivil(y, m, Math.min(day, daysInMonth(y, m))) * 86_400_000 + msOfDay + extra;
 }
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (month 0-based), Hinnant's algorithm. */
-function daysFromCivil(year: number, month0: number, day: number): number {
-  const y = month0 <= 1 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const mp = month0 <= 1 ? month0 + 10 : month0 - 2;
-  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
-}
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
-const daysInMonth = (year: number, month0: number): number =>
-  month0 === 1 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS_IN_MONTH[month0]!;

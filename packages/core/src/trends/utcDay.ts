@@ -1,9 +1,9 @@
 /**
- * Calendar days in UTC without the `Date` object (the core never reads the clock): the civil-date
- * arithmetic of Howard Hinnant's `days_from_civil` / `civil_from_days`, exact for every epoch
- * millisecond a service meets.
+ * Calendar days in UTC without the `Date` object (the core never reads the clock), on the civil-date
+ * arithmetic of `civilDate.ts`, exact for every epoch millisecond a service meets.
  */
 import { DAY_MS } from '../config/defaultConfig.js';
+import { civilFromDays, daysFromCivil } from './civilDate.js';
 
 /** A UTC calendar day, `YYYY-MM-DD`. */
 export type UtcDay = string;
@@ -15,16 +15,8 @@ export type UtcDay = string;
  * utcDayOf(0); // '1970-01-01'
  */
 export function utcDayOf(ms: number): UtcDay {
-  const z = Math.floor(ms / DAY_MS) + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  const { year, month, day } = civilFromDays(Math.floor(ms / DAY_MS));
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 /**
@@ -35,15 +27,7 @@ export function utcDayOf(ms: number): UtcDay {
  * dayStartOf('1970-01-02'); // 86_400_000
  */
 export function dayStartOf(day: UtcDay): number {
-  const y0 = Number(day.slice(0, 4));
-  const m = Number(day.slice(5, 7));
-  const d = Number(day.slice(8, 10));
-  const y = m <= 2 ? y0 - 1 : y0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return (era * 146097 + doe - 719468) * DAY_MS;
+  return daysFromCivil(Number(day.slice(0, 4)), Number(day.slice(5, 7)), Number(day.slice(8, 10))) * DAY_MS;
 }
 
 /**
