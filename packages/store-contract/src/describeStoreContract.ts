@@ -8,6 +8,7 @@ import { describeDispatchLogContract } from './dispatchLogContract.js';
 import { describeEventsContract } from './eventsContract.js';
 import { describeImportContract } from './importContract.js';
 import { describeModelContract } from './modelContract.js';
+import { describeMovedSubscriptionContract } from './movedSubscriptionContract.js';
 import { describeOccurrenceContract } from './occurrenceContract.js';
 import { describeRecordsContract } from './recordsContract.js';
 import { describeTimelineContract } from './timelineContract.js';
@@ -16,7 +17,7 @@ import { resolveContractOptions, type StoreContractOptions, type StoreFactory } 
 
 /**
  * Given a name and a factory of empty stores, registers the store contract as vitest `describe`
- * blocks: exactly-once events (also within a batch; one transaction counts once under any id), transfers, aliases (one person under several ids), the bulk import (a session folding each person once, equal to applyEvents), activity, reads in code point order, the
+ * blocks: exactly-once events (also within a batch; one transaction counts once under any id), transfers (and the later events of the subscriptions they moved), aliases (one person under several ids), the bulk import (a session folding each person once, equal to applyEvents), activity, reads in code point order, the
  * at-risk query (filters, order, keyset paging, default minimum score, rows moving with time, the
  * sweep, configuration changes), `ensureConfig` (one rescore per configuration change, with progress), records, replay, the dispatch log (also by customer, since a time, and its tally), a customer's timeline, the daily snapshots, and a model-based test checking
  * arbitrary histories against the core's reducers and `selectAtRisk`. Call it at the top level of a
@@ -34,6 +35,7 @@ export function describeStoreContract(name: string, factory: StoreFactory, optio
     describeEventsContract(factory, resolved);
     describeOccurrenceContract(factory, resolved);
     describeTransferContract(factory, resolved);
+    describeMovedSubscriptionContract(factory, resolved);
     describeAliasContract(factory, resolved);
     describeImportContract(factory, resolved);
     describeAtRiskContract(factory, resolved);

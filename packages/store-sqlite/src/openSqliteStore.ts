@@ -42,6 +42,7 @@ import { prepareStatements, type StoredSubscriber } from './internal/statements.
 import { createSubscriberUpdater } from './internal/subscriberUpdater.js';
 import { createSqlitePeople } from './internal/sqlitePeople.js';
 import { createSqliteTransfer } from './internal/sqliteTransfer.js';
+import { createSqliteMovedSubscriptions } from './internal/sqliteMovedSubscriptions.js';
 import { createSqliteSnapshots } from './internal/sqliteSnapshots.js';
 import { createSqliteTimeline } from './internal/sqliteTimeline.js';
 import { createSqliteImport } from './internal/sqliteImport.js';
@@ -131,7 +132,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     update(stored, materializeAtRisk(JSON.parse(stored.record) as Subscriber, now, config).row, {});
   };
   const people = createSqlitePeople(db, s, save);
-  const transfer = createSqliteTransfer(db, s, people);
+  const moved = createSqliteMovedSubscriptions(db);
+  const transfer = createSqliteTransfer(db, s, people, moved);
   /** Stores the event under its person's key; false for a duplicate id or occurrence. */
   const insertEvent = (event: HandledEvent, key: string): boolean =>
     s.insertEvent.run(event.id, transactionOccurrenceOf(event) ?? null, key, event.type, event.event_timestamp_ms, JSON.stringify(event)).changes === 1;
@@ -146,9 +148,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   /**
    * Stores one event and applies it to the person its ids name (docs/rules.md §2): with one record
    * (or none) and its name unchanged, in `pending`; an event naming several records, or moving a
-   * person to another id, re-folds the union at once (`regroup`).
+   * person to another id, re-folds the union at once (`regroup`). An event of a transferred
+   * subscription is stored re-keyed to its receiver (`moved`).
    */
-  const applyGrouped = (event: HandledEvent, ctx: StoreContext, pending: Pending): ApplyOutcome => {
+  const applyGrouped = (delivered: HandledEvent, ctx: StoreContext, pending: Pending): ApplyOutcome => {
+    const event = moved.route(delivered);
     const { keys, unknown } = people.resolve(identityIdsOf(event));
     const key = keys[0] ?? event.app_user_id;
     if (!insertEvent(event, key)) {
@@ -211,7 +215,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     return next;
   });
 
-  const beginImport = createSqliteImport(db, { people, insertEvent, ensureConfig: (ctx) => ensureConfig(ctx) });
+  const beginImport = createSqliteImport(db, { people, moved, insertEvent, ensureConfig: (ctx) => ensureConfig(ctx) });
 
   const refreshBatch = db.transaction((ctx: StoreContext, limit: number): number => {
     const due = s.due.all(ctx.now, limit);
