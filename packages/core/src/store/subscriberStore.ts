@@ -125,7 +125,9 @@ export interface SubscriberStore {
   /**
    * Rebuilds every subscriber and at-risk row from the stored events and activity (after a rules
    * or configuration change), customer by customer, while the store stays in use; resolves with the
-   * number of subscribers rebuilt.
+   * number of subscribers rebuilt. Persons stored apart whose events link them (records stored
+   * before identities were kept) are merged first, so the store then equals delivering every
+   * stored event fresh (docs/storage.md, replay).
    */
   replay(ctx: StoreContext, onProgress?: ProgressListener): Promise<number>;
   /**
