@@ -6,10 +6,11 @@
  * moved subscription delivered later lands on the receiver's person.
  *
  * Locking: a transfer changes where a subscription goes while holding the locks of the persons its
- * events leave and reach. A writer routes its events with what it reads, takes the locks of the ids
- * the routed events name and of their persons (`lockPeople`), and reads the map again: when it is
- * unchanged, every transfer that could change it waits for this writer's commit (it needs one of
- * the locks held); otherwise it routes again.
+ * events leave and reach. A writer takes the locks of the ids its events name and of their persons
+ * (`lockPeople`) and then reads the map: with nothing moved (the common case, one query), a transfer
+ * that would move one of its subscriptions from the persons it names waits for its commit. Otherwise
+ * it routes the events, takes the locks of the ids the routed events name and of their persons, and
+ * reads the map again, until it is unchanged: every transfer that could change it then waits too.
  */
 import { movedSubscriptionOf, routeMovedSubscription, type HandledEvent } from '@tenure/core';
 import type pg from 'pg';
@@ -43,12 +44,15 @@ export async function lockRouted(
   idsOf: (routed: readonly HandledEvent[]) => string[],
 ): Promise<{ events: HandledEvent[]; personOf: Map<string, string> }> {
   const subscriptions = [...new Set(events.flatMap((event) => movedSubscriptionOf(event) ?? []))];
+  const delivered = [...events];
+  const personOf = await lockPeople(client, t, idsOf(delivered));
   let moved = await readMoved(client, t, subscriptions);
+  if (moved.size === 0) return { events: delivered, personOf };
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const routed = moved.size === 0 ? [...events] : events.map((event) => routeMovedSubscription(event, (s) => moved.get(s)));
-    const personOf = await lockPeople(client, t, idsOf(routed));
+    const routed = events.map((event) => routeMovedSubscription(event, (s) => moved.get(s)));
+    const routedPersonOf = await lockPeople(client, t, idsOf(routed));
     const again = await readMoved(client, t, subscriptions);
-    if (sameMap(moved, again)) return { events: routed, personOf };
+    if (sameMap(moved, again)) return { events: routed, personOf: routedPersonOf };
     moved = again;
   }
   throw Object.assign(new Error('the subscriptions of a batch kept moving while taking their locks'), { code: '40001' });
