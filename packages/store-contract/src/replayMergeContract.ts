@@ -6,11 +6,14 @@
  * activity kept, the at-risk rows and totals following. Needs the factory's `storeApart` seam (the
  * durable stores); the memory store never holds such persons.
  */
-import { DEFAULT_CONFIG, compareIds, foldByIdentity, identityIdsOf, recordActivity, type StoreContext, type StoredRecord, type SubscriberStore } from '@tenure/core';
+import fc from 'fast-check';
+import { DEFAULT_CONFIG, compareIds, foldByIdentity, identityIdsOf, recordActivity, type HandledEvent, type StoreContext, type StoredRecord, type SubscriberStore } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { expectAtRiskPage } from './atRiskReference.js';
+import { eventSpecArb } from './modelContract.js';
+import { eventOf } from './storeCommands.js';
 import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
-import { DAY_MS, T0, buildEvent, collect, listAll } from './storeFixtures.js';
+import { CUSTOMER_IDS, DAY_MS, T0, buildEvent, collect, listAll } from './storeFixtures.js';
 
 const ctx: StoreContext = { now: T0 + 40 * DAY_MS, config: DEFAULT_CONFIG };
 const ANON = '$RCAnonymousID:ab';
@@ -52,18 +55,7 @@ export function describeReplayMergeContract(factory: StoreFactory, options: Reso
         }
 
         // The same as a store that received every stored event fresh, and the same activity.
-        const events = await storedEvents(store);
-        await withStore(factory, async (fresh) => {
-          await fresh.applyEvents(events, ctx);
-          await fresh.recordActivity(ANON, REPORTED, ctx);
-          expect(await listAll(store)).toEqual(await listAll(fresh));
-          for (const query of [{ limit: 10, min_score: 0 }, { limit: 10, min_score: 0, sort: 'revenue' as const }]) {
-            expect(await store.atRisk(query, ctx)).toEqual(await fresh.atRisk(query, ctx));
-          }
-          for (const id of new Set(events.flatMap(identityIdsOf))) expect({ id, found: (await store.get(id))?.customer_id }).toEqual({ id, found: (await fresh.get(id))?.customer_id });
-          expect(await store.eventsOf('user_42', { limit: 50 })).toEqual(await fresh.eventsOf('user_42', { limit: 50 }));
-          expect(await activityOf(store)).toEqual(await activityOf(fresh));
-        });
+        await expectSameAsFresh(factory, store, [[ANON, REPORTED]]);
 
         // A second replay finds nothing more to merge, and a new event of any id lands on the one record.
         expect(await store.replay(ctx)).toBe(2);
@@ -72,5 +64,59 @@ export function describeReplayMergeContract(factory: StoreFactory, options: Reso
         expect(await store.count()).toBe(2);
       }),
     );
+
+    it.skipIf(storeApart === undefined)('leaves, whatever persons were stored apart, what delivering every stored event fresh leaves', { timeout: options.timeoutMs }, async () => {
+      await fc.assert(
+        fc.asyncProperty(apartArb, ({ persons, reported }) =>
+          withStore(factory, async (store) => {
+            await storeApart!(store, persons.map((events, i) => ({ events, ...(reported[i] === null || reported[i] === undefined ? {} : { reported: reported[i]! }) })));
+            expect(await store.count()).toBe(persons.length);
+            await store.replay(ctx);
+            const activity = persons.flatMap((events, i): [string, number][] => (reported[i] == null ? [] : [[events[0]!.app_user_id, reported[i]!]]));
+            await expectSameAsFresh(factory, store, activity);
+          }),
+        ),
+        { numRuns: Math.min(options.numRuns, 15) },
+      );
+    });
+  });
+}
+
+/**
+ * Persons as a database written before schema version 4 kept them: the events of each `app_user_id`
+ * one person (ids unique), whatever other ids they name, some with reported activity.
+ */
+const apartArb: fc.Arbitrary<{ persons: HandledEvent[][]; reported: (number | null)[] }> = fc
+  .record({
+    specs: fc.uniqueArray(eventSpecArb, { minLength: 1, maxLength: 14, selector: (s) => s.id }),
+    reported: fc.array(fc.option(fc.integer({ min: 0, max: 30 * DAY_MS }), { freq: 3 }), { maxLength: CUSTOMER_IDS.length }),
+  })
+  .map(({ specs, reported }) => {
+    const byCustomer = new Map<string, HandledEvent[]>();
+    for (const spec of specs) {
+      const event = eventOf(spec, T0 + 30 * DAY_MS);
+      byCustomer.set(event.app_user_id, [...(byCustomer.get(event.app_user_id) ?? []), event]);
+    }
+    return { persons: [...byCustomer.values()], reported: reported.map((at) => (at === null ? null : T0 + at)) };
+  });
+
+/**
+ * Asserts that `store` holds what a fresh store of the factory holds after receiving every event
+ * `store` stored (in its order) and the given reported activity: records, rows and totals,
+ * which record each id finds, timelines and activity.
+ */
+async function expectSameAsFresh(factory: StoreFactory, store: SubscriberStore, activity: readonly (readonly [string, number])[]): Promise<void> {
+  const events = await storedEvents(store);
+  await withStore(factory, async (fresh) => {
+    await fresh.applyEvents(events, ctx);
+    for (const [id, at] of activity) await fresh.recordActivity(id, at, ctx);
+    const subscribers = await listAll(fresh);
+    expect(await listAll(store)).toEqual(subscribers);
+    for (const query of [{ limit: 100, min_score: 0 }, { limit: 100, min_score: 0, sort: 'revenue' as const }]) {
+      expect(await store.atRisk(query, ctx)).toEqual(await fresh.atRisk(query, ctx));
+    }
+    for (const id of new Set(events.flatMap(identityIdsOf))) expect({ id, found: (await store.get(id))?.customer_id }).toEqual({ id, found: (await fresh.get(id))?.customer_id });
+    for (const { customer_id } of subscribers) expect(await store.eventsOf(customer_id, { limit: 100 })).toEqual(await fresh.eventsOf(customer_id, { limit: 100 }));
+    expect(await activityOf(store)).toEqual(await activityOf(fresh));
   });
 }
