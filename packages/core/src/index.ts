@@ -59,6 +59,7 @@ export { EVENT_PRECEDENCE, isLaterKey, occurrenceKeyOf, transactionOccurrenceOf 
 export { applyEvent, ACTIVITY_EVENT_TYPES, MAX_ALIASES } from './subscriber/applyEvent.js';
 export { distinctOccurrences, foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
 export { reKeyToReceiver, transferHistory } from './subscriber/transferHistory.js';
+export { movedSubscriptionOf, routeMovedSubscription } from './subscriber/routeMovedSubscription.js';
 export { foldByIdentity, groupByIdentity, identityIdsOf } from './subscriber/groupByIdentity.js';
 export { recordActivity } from './subscriber/recordActivity.js';
 export { ACCESS_RANK, MAX_SUBSCRIPTIONS, accessStandingOf, comparePrimary } from './subscriber/primarySubscription.js';

@@ -5,7 +5,7 @@
  */
 export { describeStoreContract } from './describeStoreContract.js';
 export { withStore } from './storeFactory.js';
-export type { StoreFactory, StoreContractOptions } from './storeFactory.js';
+export type { StoreFactory, StoreContractOptions, PersonStoredApart } from './storeFactory.js';
 export { T0, HOUR_MS, DAY_MS, CUSTOMER_IDS, buildEvent, eventFactory, collect, byCustomerId, listAll } from './storeFixtures.js';
 export type { EventFields } from './storeFixtures.js';
 export { expectAtRiskPage, expectAtRiskPages } from './atRiskReference.js';

@@ -1,6 +1,6 @@
 /**
  * The centrepiece of the contract: a model-based test (`fc.commands` + `fc.asyncModelRun`). Arbitrary
- * deliveries (duplicates, redeliveries, reordering, batches; events that name several ids of one person, merging records), reported activity, a clock that moves
+ * deliveries (duplicates, redeliveries, reordering, batches; events that name several ids of one person, merging records; late events of subscriptions a transfer moved), reported activity, a clock that moves
  * forward, configuration switches, sweeps, replays and transfers; every answer is checked against the model,
  * and every at-risk page against the core's full scan `selectAtRisk`.
  */
@@ -22,6 +22,7 @@ import {
   ApplyEventCommand,
   AtRiskCommand,
   GetCommand,
+  LateEventCommand,
   ReadAllCommand,
   RecordActivityCommand,
   RedeliverCommand,
@@ -79,6 +80,9 @@ const fieldsArb: fc.Arbitrary<EventFields> = fc
       // Charges (ties common), trials at 0, refunds below 0: the revenue order and totals.
       price: fc.constantFrom(0.99, 9.99, 9.99, 59.99, 0, -9.99, null),
       currency: fc.constantFrom('USD', 'EUR'),
+      // A few subscriptions, shared across customers now and then: a transfer moves them, and their
+      // later events follow the receiver (docs/rules.md §2, Transfers).
+      original_transaction_id: fc.constantFrom('otx_1', 'otx_2', 'otx_3', '', null),
       // Now and then an event names other ids of its person (RevenueCat's aliasing after a login):
       // it joins records, or moves one to the id of its latest event (docs/rules.md §2).
       link: sometimes(
@@ -141,6 +145,7 @@ const commandsArb = (maxCommands: number) =>
       eventSpecArb.map((s) => new ApplyEventCommand(s)),
       eventSpecArb.map((s) => new ApplyEventCommand(s)),
       fc.nat().map((n) => new RedeliverCommand(n)),
+      fc.tuple(eventSpecArb, fc.nat()).map(([s, n]) => new LateEventCommand(s, n)),
       fc
         .tuple(fc.array(eventSpecArb, { maxLength: 6 }), fc.boolean(), fc.option(fc.nat()))
         .map(([specs, repeat, redeliver]) => new ApplyBatchCommand(specs, repeat, redeliver)),

@@ -6,7 +6,7 @@ import type fc from 'fast-check';
 import { compareIds, type AtRiskQuery, type HandledEvent, type HandledEventType, type StoredRecord, type SubscriberStore } from '@tenure/core';
 import { expect } from 'vitest';
 import { expectAtRiskPage } from './atRiskReference.js';
-import { applyToModel, contextOf, recordActivityInModel, subscriberOf, type StoreModel } from './storeModel.js';
+import { applyToModel, contextOf, recordActivityInModel, routeInModel, subscriberOf, type StoreModel } from './storeModel.js';
 import { buildEvent, byCustomerId, collect, listAll, type EventFields } from './storeFixtures.js';
 
 type StoreCommand = fc.AsyncCommand<StoreModel, SubscriberStore>;
@@ -47,12 +47,33 @@ export class ApplyEventCommand implements StoreCommand {
   check = () => true;
   async run(model: StoreModel, store: SubscriberStore): Promise<void> {
     const event = eventOf(this.spec, model.now);
+    // An event of a transferred subscription lands on its receiver (docs/rules.md §2, Transfers).
+    const { app_user_id: lands } = routeInModel(model, event);
     const status = applyToModel(model, event);
     const outcome = await store.applyEvent(event, contextOf(model));
-    expect(outcome).toEqual({ status, subscriber: subscriberOf(model, event.app_user_id) });
+    expect(outcome).toEqual({ status, subscriber: subscriberOf(model, lands) });
+    await expectCustomer(model, store, lands);
     await expectCustomer(model, store, event.app_user_id);
   }
   toString = () => `apply(${describeSpec(this.spec)})`;
+}
+
+/**
+ * Delivers a new event of a subscription a transfer moved, under the id it was moved from (a late
+ * renewal or cancellation still naming the sender): it must land where the model routes it.
+ */
+export class LateEventCommand implements StoreCommand {
+  constructor(
+    readonly spec: EventSpec,
+    readonly pick: number,
+  ) {}
+  check = (model: Readonly<StoreModel>) => model.movedFrom.length > 0;
+  async run(model: StoreModel, store: SubscriberStore): Promise<void> {
+    const { customer, subscription } = model.movedFrom[this.pick % model.movedFrom.length]!;
+    const spec = { ...this.spec, customer, fields: { ...this.spec.fields, original_transaction_id: subscription } };
+    await new ApplyEventCommand(spec).run(model, store);
+  }
+  toString = () => `late(#${this.pick} ${describeSpec(this.spec)})`;
 }
 
 /** Delivers again an event already applied (the billing service's retry keeps the id and the body). */
@@ -62,7 +83,8 @@ export class RedeliverCommand implements StoreCommand {
   async run(model: StoreModel, store: SubscriberStore): Promise<void> {
     const event = model.events[this.pick % model.events.length]!;
     const outcome = await store.applyEvent(event, contextOf(model));
-    expect(outcome).toEqual({ status: 'duplicate', subscriber: subscriberOf(model, event.app_user_id) });
+    // Routed like any delivery: a duplicate names the record its routed ids find.
+    expect(outcome).toEqual({ status: 'duplicate', subscriber: subscriberOf(model, routeInModel(model, event).app_user_id) });
   }
   toString = () => `redeliver(#${this.pick})`;
 }

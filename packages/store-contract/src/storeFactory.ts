@@ -1,5 +1,12 @@
 /** How the contract suite gets stores: one empty store per test and per property run. */
-import type { SubscriberStore } from '@tenure/core';
+import type { HandledEvent, SubscriberStore } from '@tenure/core';
+
+/** A person as a database written before schema version 4 stored it: its events under one key, and its reported activity. */
+export interface PersonStoredApart {
+  /** Stored under the `app_user_id` of the first, in this order, whatever other ids they name. */
+  events: readonly HandledEvent[];
+  reported?: number;
+}
 
 /**
  * Opens empty stores for the suite. `open` is called once per test and once per run of a property
@@ -16,6 +23,15 @@ export interface StoreFactory<S extends SubscriberStore = SubscriberStore> {
    * costs most on a database (a schema and its migrations per run).
    */
   reset?(store: S): Promise<void>;
+  /**
+   * Optional test seam of the durable stores: writes each person into the open store's database as
+   * one written before schema version 4 and upgraded since left it (the migration tests' way):
+   * its events under its key, its record (`foldEvents`, with its reported activity) and row, each
+   * of its key and its events' other ids in `identities` unless another person has it already; no
+   * merge. With it, the suite checks that `replay` merges them (the memory store never holds such
+   * persons: nothing of it outlives the process).
+   */
+  storeApart?(store: S, persons: readonly PersonStoredApart[]): Promise<void>;
 }
 
 /** Knobs of the suite; the defaults keep a database store's run of the whole suite well under 20 s. */

@@ -1,16 +1,19 @@
 /**
  * The deliberately simple model a store is checked against: a Map of subscribers, one per person
  * (the union-find of the ids the events name, `groupByIdentity`), each group folded with the core's reducer, the set of applied event ids, the applied events in order, the latest reported
- * activity per customer, the clock and the configuration. At-risk answers come from the core's
+ * activity per customer, the subscriptions transfers moved (a later event of one is re-keyed to
+ * its receiver before anything else), the clock and the configuration. At-risk answers come from the core's
  * full scan, `selectAtRisk`, over the model's subscribers.
  */
 import {
   applyEvent,
   groupByIdentity,
   identityIdsOf,
+  movedSubscriptionOf,
   occurrenceKeyOf,
   reKeyToReceiver,
   recordActivity,
+  routeMovedSubscription,
   transferOf,
   type HandledEvent,
   type TransferEvent,
@@ -38,6 +41,10 @@ export interface StoreModel {
   readonly reported: Map<string, number>;
   /** Every id the stored events name, to its person's key (`groupByIdentity`). */
   readonly personOf: Map<string, string>;
+  /** Each subscription (`original_transaction_id`) a transfer moved, to the receiving id of the latest one. */
+  readonly moved: Map<string, string>;
+  /** Who each moved subscription was moved from (its events' `app_user_id` before the move): late events come under these ids. */
+  readonly movedFrom: { customer: string; subscription: string }[];
 }
 
 /** Given the start time and the configurations (the first is current), returns an empty model. */
@@ -52,6 +59,8 @@ export const emptyModel = (now: number, configs: readonly TenureConfig[]): Store
   events: [],
   reported: new Map(),
   personOf: new Map(),
+  moved: new Map(),
+  movedFrom: [],
 });
 
 /** The context a store call is made with. */
@@ -86,8 +95,14 @@ export function subscriberOf(model: StoreModel, id: string): Subscriber | undefi
   return key === undefined ? undefined : model.subscribers.get(key);
 }
 
-/** Applies one delivered event to the model; returns what the store must answer. */
-export function applyToModel(model: StoreModel, event: HandledEvent): 'applied' | 'duplicate' {
+/** The event as the model stores it: re-keyed to the receiver of its subscription when a transfer moved that (`routeMovedSubscription`). */
+export function routeInModel(model: StoreModel, event: HandledEvent): HandledEvent {
+  return routeMovedSubscription(event, (subscription) => model.moved.get(subscription));
+}
+
+/** Applies one delivered event to the model (routed first, `routeInModel`); returns what the store must answer. */
+export function applyToModel(model: StoreModel, delivered: HandledEvent): 'applied' | 'duplicate' {
+  const event = routeInModel(model, delivered);
   if (model.ids.has(event.id) || model.occurrences.has(occurrenceKeyOf(event))) return 'duplicate';
   model.ids.add(event.id);
   model.occurrences.add(occurrenceKeyOf(event));
@@ -108,8 +123,9 @@ export function recordActivityInModel(model: StoreModel, customerId: string, at:
 /**
  * Applies a TRANSFER to the model (docs/rules.md §2): every event of each sender's person (a person
  * other than the receiver's) is re-keyed to the receiver where it stands in storage order
- * (`reKeyToReceiver`), the senders leave with their ids, and the receiver's person is the fold of
- * its events with the latest activity reported for any of them; returns what the store must answer.
+ * (`reKeyToReceiver`) and its subscription routes to the receiver from then on (the latest transfer
+ * wins), the senders leave with their ids, and the receiver's person is the fold of its events with
+ * the latest activity reported for any of them; returns what the store must answer.
  */
 export function transferInModel(model: StoreModel, event: TransferEvent): TransferOutcome {
   if (model.transfers.has(event.id)) return { status: 'duplicate' };
@@ -125,6 +141,11 @@ export function transferInModel(model: StoreModel, event: TransferEvent): Transf
   let moved = 0;
   model.events.forEach((e, i) => {
     if (!moving.has(e.id)) return;
+    const subscription = movedSubscriptionOf(e);
+    if (subscription !== undefined) {
+      model.moved.set(subscription, receiver);
+      model.movedFrom.push({ customer: e.app_user_id, subscription });
+    }
     model.events[i] = reKeyToReceiver(e, receiver);
     moved++;
   });

@@ -17,6 +17,7 @@ import { describeConnectError, parseConnectionString, redact } from './internal/
 import { migrate } from './internal/migrations.js';
 import { readAtRisk } from './internal/readAtRisk.js';
 import { anyDue, refreshAllRows, refreshDueRows, refreshSql } from './internal/refreshRows.js';
+import { relinkPeople } from './internal/relinkPeople.js';
 import { replaySubscribers } from './internal/replaySubscribers.js';
 import { streamRecords, streamSubscribers } from './internal/streamRows.js';
 import { tablesOf } from './internal/tables.js';
@@ -231,6 +232,9 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
     eventsOf: (customerId: string, query: TimelineQuery) => readTimeline(pool, t, customerId, query),
 
     async replay(ctx: StoreContext, onProgress?: (done: number, total: number) => void) {
+      // Persons stored apart that one of their events links are merged first (records stored
+      // before schema version 4); then every record is rebuilt from its own events.
+      await relinkPeople(pool, t, ctx.now, ctx.config);
       const rebuilt = await replaySubscribers(pool, t, ctx.now, ctx.config, onProgress);
       // Every row is now built with ctx.config: no second pass for it.
       await configGuard.mark(ctx.config);

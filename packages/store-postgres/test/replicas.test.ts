@@ -165,6 +165,21 @@ describePostgres('transfers on two replicas', () => {
 });
 
 describePostgres('one transaction on two replicas', () => {
+  it('a late event of a subscription being transferred at the other replica lands on the receiver, whichever commits first', { timeout: 60_000 }, async () => {
+    for (let round = 0; round < 10; round++) {
+      const [a, b] = await openReplicas();
+      const sender = [buildEvent('INITIAL_PURCHASE', 'lt_e1', 'old', T0, { original_transaction_id: 'otx_1', price: 9.99, expiration_at_ms: T0 + 30 * DAY_MS })];
+      await a.applyEvents(sender, ctx);
+      const late = buildEvent('RENEWAL', 'lt_e2', 'old', T0 + 30 * DAY_MS, { original_transaction_id: 'otx_1', price: 9.99, expiration_at_ms: T0 + 60 * DAY_MS });
+      // The late event goes first or second by a hair; either way it ends on the receiver.
+      const [, outcome] = await Promise.all([a.applyTransfer(transferEvent('lt_tr', ['old'], ['new']), ctx), b.applyEvent(late, ctx)]);
+      expect(outcome.status).toBe('applied');
+      expect(await b.get('old')).toBeUndefined();
+      expect((await a.get('new'))?.renewals).toBe(1);
+      expect(await a.count()).toBe(1);
+    }
+  });
+
   it('the import copy and the webhook copy of one renewal, at both replicas at once, count once', { timeout: 30_000 }, async () => {
     const [a, b] = await openReplicas();
     await a.applyEvent(buildEvent('INITIAL_PURCHASE', 'buy', 'alice', T0, { transaction_id: 't1' }), ctx);

@@ -42,6 +42,8 @@ import { prepareStatements, type StoredSubscriber } from './internal/statements.
 import { createSubscriberUpdater } from './internal/subscriberUpdater.js';
 import { createSqlitePeople } from './internal/sqlitePeople.js';
 import { createSqliteTransfer } from './internal/sqliteTransfer.js';
+import { createSqliteMovedSubscriptions } from './internal/sqliteMovedSubscriptions.js';
+import { createSqliteRelink } from './internal/sqliteRelink.js';
 import { createSqliteSnapshots } from './internal/sqliteSnapshots.js';
 import { createSqliteTimeline } from './internal/sqliteTimeline.js';
 import { createSqliteImport } from './internal/sqliteImport.js';
@@ -131,7 +133,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     update(stored, materializeAtRisk(JSON.parse(stored.record) as Subscriber, now, config).row, {});
   };
   const people = createSqlitePeople(db, s, save);
-  const transfer = createSqliteTransfer(db, s, people);
+  const moved = createSqliteMovedSubscriptions(db);
+  const transfer = createSqliteTransfer(db, s, people, moved);
   /** Stores the event under its person's key; false for a duplicate id or occurrence. */
   const insertEvent = (event: HandledEvent, key: string): boolean =>
     s.insertEvent.run(event.id, transactionOccurrenceOf(event) ?? null, key, event.type, event.event_timestamp_ms, JSON.stringify(event)).changes === 1;
@@ -146,9 +149,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   /**
    * Stores one event and applies it to the person its ids name (docs/rules.md §2): with one record
    * (or none) and its name unchanged, in `pending`; an event naming several records, or moving a
-   * person to another id, re-folds the union at once (`regroup`).
+   * person to another id, re-folds the union at once (`regroup`). An event of a transferred
+   * subscription is stored re-keyed to its receiver (`moved`).
    */
-  const applyGrouped = (event: HandledEvent, ctx: StoreContext, pending: Pending): ApplyOutcome => {
+  const applyGrouped = (delivered: HandledEvent, ctx: StoreContext, pending: Pending): ApplyOutcome => {
+    const event = moved.route(delivered);
     const { keys, unknown } = people.resolve(identityIdsOf(event));
     const key = keys[0] ?? event.app_user_id;
     if (!insertEvent(event, key)) {
@@ -211,7 +216,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     return next;
   });
 
-  const beginImport = createSqliteImport(db, { people, insertEvent, ensureConfig: (ctx) => ensureConfig(ctx) });
+  const beginImport = createSqliteImport(db, { people, moved, insertEvent, ensureConfig: (ctx) => ensureConfig(ctx) });
 
   const refreshBatch = db.transaction((ctx: StoreContext, limit: number): number => {
     const due = s.due.all(ctx.now, limit);
@@ -248,6 +253,9 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     fingerprint = wanted;
     return done;
   };
+
+  const relink = createSqliteRelink(db, people);
+  const relinkBatch = db.transaction((eventIds: readonly string[], ctx: StoreContext) => relink.relink(eventIds, ctx));
 
   /** Rebuilds the next batch of customers after `after` from their events; returns the last id and how many. */
   const replayBatch = db.transaction((after: string | null, ctx: StoreContext): { last: string | null; rebuilt: number } => {
@@ -373,6 +381,15 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     },
     async replay(ctx: StoreContext, onProgress?: ProgressListener) {
       ensureConfig(ctx);
+      // First, persons stored apart that one of their events links are merged (records stored
+      // before schema version 4), a few hundred such events per transaction; then every record is
+      // rebuilt from its own events.
+      const linking = await relink.scan();
+      for (let from = 0; from < linking.length; from += REPLAY_BATCH) {
+        const started = performance.now();
+        relinkBatch.immediate(linking.slice(from, from + REPLAY_BATCH), ctx);
+        await yieldTheLock(performance.now() - started);
+      }
       const total = s.countSubscribers.get()!.n;
       let done = 0;
       let cursor: string | null = null;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SubscriberStore } from '@tenure/core';
 import { describeStoreContract } from '@tenure/store-contract';
-import { openSqliteStore } from '../src/index.js';
+import { openSqliteStore, type SqliteStore } from '../src/index.js';
+import { storeApart } from './storeApart.js';
 
 const dirs = new WeakMap<SubscriberStore, string>();
 
@@ -18,5 +19,8 @@ describeStoreContract('sqlite', {
   async cleanup(store) {
     const dir = dirs.get(store);
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  },
+  async storeApart(store, persons) {
+    storeApart((store as SqliteStore).path, persons);
   },
 });

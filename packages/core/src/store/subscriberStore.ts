@@ -87,7 +87,10 @@ export interface SubscriberStore {
    * `transferOf(event).to[0]` (each re-keyed to the receiving id, so replay and export reproduce the
    * move), folds the receiver again from the union with the senders' latest reported activity,
    * deletes the senders' records (a sender is never at risk) and re-materializes the receiver's
-   * at-risk row at `ctx.now`. The transfer's id is kept for deduplication.
+   * at-risk row at `ctx.now`. The transfer's id is kept for deduplication, and each moved event's
+   * subscription (`movedSubscriptionOf`) is kept with the receiving id: every write path
+   * (`applyEvent`, `applyEvents`, an import session) routes a later event of it to the receiver
+   * first (`routeMovedSubscription`; the latest transfer of a subscription wins).
    */
   applyTransfer(event: TransferEvent, ctx: StoreContext): Promise<TransferOutcome>;
   /** The subscriber, or undefined for an unknown customer. */
@@ -122,7 +125,9 @@ export interface SubscriberStore {
   /**
    * Rebuilds every subscriber and at-risk row from the stored events and activity (after a rules
    * or configuration change), customer by customer, while the store stays in use; resolves with the
-   * number of subscribers rebuilt.
+   * number of subscribers rebuilt. Persons stored apart whose events link them (records stored
+   * before identities were kept) are merged first, so the store then equals delivering every
+   * stored event fresh (docs/storage.md, replay).
    */
   replay(ctx: StoreContext, onProgress?: ProgressListener): Promise<number>;
   /**

@@ -64,15 +64,17 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     checkpoints: createMemoryCheckpoints(),
     snapshots: createMemorySnapshots(),
 
-    async applyEvent(event: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome> {
+    async applyEvent(delivered: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome> {
       table.useConfig(ctx);
+      const event = table.moved.route(delivered); // an event of a transferred subscription goes to its receiver
       if (table.has(event)) return { status: 'duplicate', subscriber: table.entryOf(event.app_user_id)?.subscriber };
       return { status: 'applied', subscriber: table.apply(event, ctx).subscriber };
     },
 
     async applyEvents(events: readonly HandledEvent[], ctx: StoreContext): Promise<ApplyOutcome['status'][]> {
       table.useConfig(ctx);
-      return events.map((event) => {
+      return events.map((delivered) => {
+        const event = table.moved.route(delivered);
         if (table.has(event)) return 'duplicate';
         table.apply(event, ctx);
         return 'applied';
@@ -85,7 +87,8 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
         // Each event is folded into its person at once (cheap in memory); the row, its scoring
         // and its place in the at-risk indexes, once per person at `finish`.
         async append(events) {
-          return events.map((event) => {
+          return events.map((delivered) => {
+            const event = table.moved.route(delivered);
             if (table.has(event)) return 'duplicate';
             unassessed.add(table.apply(event, ctx, false));
             return 'applied';

@@ -206,6 +206,19 @@ export const MIGRATIONS: readonly Migration[] = [
       -- leaves its persons here for the next session's finish
       CREATE TABLE ${s}.import_pending (customer_id text COLLATE "C" PRIMARY KEY);`,
   },
+  {
+    version: 7,
+    name: 'transferred subscriptions: a later event of a subscription a transfer moved goes to its receiver',
+    // Empty at upgrade: the transfers applied before moved the events stored then; which of the
+    // receivers' events they were is not recorded, so their later events still reach the sender.
+    sql: (s) => `
+      -- each subscription (original_transaction_id) a TRANSFER moved, to the receiving id of the
+      -- latest transfer that moved it: every write re-keys a later event of it to that receiver
+      CREATE TABLE ${s}.moved_subscriptions (
+        original_transaction_id text COLLATE "C" PRIMARY KEY,
+        receiver text COLLATE "C" NOT NULL
+      );`,
+  },
 ];
 
 /** The advisory lock key of migrations (the bytes of "tenure"), the same for every schema. */

@@ -25,6 +25,8 @@ export interface Tables {
   dailySnapshots: string;
   /** Persons an import session stored events of and has not folded yet (version 6). */
   importPending: string;
+  /** Subscriptions a TRANSFER moved, to their receiving id (version 7). */
+  movedSubscriptions: string;
 }
 
 /** Given a schema name, returns its tables' qualified names. Pure. */
@@ -45,6 +47,7 @@ export function tablesOf(schema: string): Tables {
     identities: `${s}.identities`,
     dailySnapshots: `${s}.daily_snapshots`,
     importPending: `${s}.import_pending`,
+    movedSubscriptions: `${s}.moved_subscriptions`,
   };
 }
 

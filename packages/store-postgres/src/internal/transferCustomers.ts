@@ -6,11 +6,13 @@
  * `app_user_id`, and without the sender's `original_app_user_id` and `aliases`: a transfer moves
  * transactions, not identities; `reKeyToReceiver`), so replay and export reproduce the move, the
  * senders' subscribers and ids are deleted (the totals' triggers follow) and the receiver's person
- * is folded again from its events with the latest reported activity of all. A sender that is the
- * receiver's own person under another id moves nothing.
+ * is folded again from its events with the latest reported activity of all; every moved event's
+ * subscription now routes to the receiver (`moved_subscriptions`, schema version 7), so its later
+ * events follow. A sender that is the receiver's own person under another id moves nothing.
  */
 import { transferOf, type StoreContext, type Subscriber, type TransferEvent, type TransferOutcome } from '@tenure/core';
 import type pg from 'pg';
+import { recordMoved } from './pgMovedSubscriptions.js';
 import { addIdentities, lockPeople, regroupPeople } from './pgPeople.js';
 import type { Tables } from './tables.js';
 
@@ -35,6 +37,7 @@ export async function transferCustomers(client: pg.ClientBase, t: Tables, event:
   }
   const reports = await client.query<{ at: number | null }>(`SELECT max(reported_activity_at) AS at FROM ${t.subscribers} WHERE customer_id = ANY($1::text[])`, [senders]);
   const destination = target ?? receiver;
+  await recordMoved(client, t, senders, receiver);
   const moved = await client.query(
     `UPDATE ${t.events} SET customer_id = $1,
        body = ((jsonb_set(body::jsonb, '{app_user_id}', to_jsonb($2::text)) - 'original_app_user_id') - 'aliases')::json

@@ -6,7 +6,8 @@
  */
 import { applyEvent, compareIds, identityIdsOf, materializeAtRisk, transactionOccurrenceOf, type ApplyOutcome, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
-import { addIdentities, lockPeople, regroupPeople } from './pgPeople.js';
+import { lockRouted } from './pgMovedSubscriptions.js';
+import { addIdentities, regroupPeople } from './pgPeople.js';
 import { RowColumns, upsertRowsSql } from './subscriberRows.js';
 import { prepared } from './prepared.js';
 import { sqlLiteral } from './quoteIdent.js';
@@ -86,37 +87,44 @@ export async function appendEvents(client: pg.ClientBase, sql: WriteEventsSql, w
 /** An outcome of `storeEvents`: with `mark`, an applied event's subscriber is not read. */
 type StoredOutcome = { status: ApplyOutcome['status']; subscriber: Subscriber | undefined };
 
-async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, writes: readonly EventWrite[], config: TenureConfig, mark: boolean): Promise<StoredOutcome[]> {
+async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered: readonly EventWrite[], config: TenureConfig, mark: boolean): Promise<StoredOutcome[]> {
   // The first write of each id and of each transaction occurrence in the batch; the rest are duplicates.
   const firstOf = new Set<string>();
   const firstOccurrence = new Set<string>();
   const sent = new Set<number>();
+  delivered.forEach(({ event }, i) => {
+    if (firstOf.has(event.id)) return;
+    firstOf.add(event.id);
+    const occurrence = transactionOccurrenceOf(event);
+    if (occurrence !== undefined) {
+      if (firstOccurrence.has(occurrence)) return;
+      firstOccurrence.add(occurrence);
+    }
+    sent.add(i);
+  });
+
+  // An event of a transferred subscription is stored re-keyed to its receiver (pgMovedSubscriptions.ts);
+  // one person under several ids (pgPeople.ts): the ids of the events to store and their records' locks first.
+  const t = sql.tables;
+  const { events: routed, personOf } = await lockRouted(client, t, delivered.map((w) => w.event), (events) => [
+    ...new Set([...sent].flatMap((i) => identityIdsOf(events[i]!))),
+  ]);
+  const writes = delivered.map((w, i) => ({ event: routed[i]!, now: w.now }));
   const ids: string[] = [];
   const occurrences: (string | null)[] = [];
   const customers: string[] = [];
   const types: string[] = [];
   const ats: number[] = [];
   const bodies: string[] = [];
-  writes.forEach(({ event }, i) => {
-    if (firstOf.has(event.id)) return;
-    firstOf.add(event.id);
-    const occurrence = transactionOccurrenceOf(event) ?? null;
-    if (occurrence !== null) {
-      if (firstOccurrence.has(occurrence)) return;
-      firstOccurrence.add(occurrence);
-    }
-    sent.add(i);
+  for (const i of sent) {
+    const { event } = writes[i]!;
     ids.push(event.id);
-    occurrences.push(occurrence);
+    occurrences.push(transactionOccurrenceOf(event) ?? null);
     customers.push(event.app_user_id);
     types.push(event.type);
     ats.push(event.event_timestamp_ms);
     bodies.push(JSON.stringify(event));
-  });
-
-  // One person under several ids (pgPeople.ts): the ids of the events to store and their records' locks first.
-  const t = sql.tables;
-  const personOf = await lockPeople(client, t, [...new Set([...sent].flatMap((i) => identityIdsOf(writes[i]!.event)))]);
+  }
 
   // Stored first under their own app_user_id; `placed` moves those whose person has another key.
   const inserted = new Set<string>();

@@ -84,6 +84,17 @@
  *                                                  the next session's finish folds what a session
  *                                                  cut short left
  * ```
+ *
+ * Version 7 (a transfer moves its subscriptions' later events too, docs/rules.md §2):
+ *
+ * ```
+ * moved_subscriptions  original_transaction_id TEXT     a subscription a TRANSFER moved, to the
+ *                        PRIMARY KEY, receiver TEXT     receiving id of the latest transfer that
+ *                                                       moved it: a later event of it is stored
+ *                                                       re-keyed to the receiver. Empty at upgrade
+ *                                                       (transfers applied before moved the events
+ *                                                       stored then, and are not replayed)
+ * ```
  */
 import type Database from 'better-sqlite3';
 
@@ -205,6 +216,9 @@ export const MIGRATIONS: readonly string[] = [
   `,
   `
   CREATE TABLE import_pending (customer_id TEXT PRIMARY KEY) WITHOUT ROWID;
+  `,
+  `
+  CREATE TABLE moved_subscriptions (original_transaction_id TEXT PRIMARY KEY, receiver TEXT NOT NULL) WITHOUT ROWID;
   `,
 ];
 

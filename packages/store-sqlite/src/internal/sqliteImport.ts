@@ -10,6 +10,7 @@
  */
 import type Database from 'better-sqlite3';
 import { identityIdsOf, type ApplyOutcome, type HandledEvent, type ImportSession, type StoreContext } from '@tenure/core';
+import type { SqliteMovedSubscriptions } from './sqliteMovedSubscriptions.js';
 import type { SqlitePeople } from './sqlitePeople.js';
 
 /** Persons folded per `finish` transaction: a few thousand events, tens of milliseconds of lock. */
@@ -30,9 +31,11 @@ interface Remembered {
   seen: string;
 }
 
-/** What the session needs of the store: its identity index, its event insert and its config check. */
+/** What the session needs of the store: its identity index, its moved subscriptions, its event insert and its config check. */
 export interface SqliteImportDeps {
   people: SqlitePeople;
+  /** Routes an event of a transferred subscription to its receiver, as `applyEvents` does. */
+  moved: SqliteMovedSubscriptions;
   /** Stores the event under its person's key; false for a duplicate id or occurrence. */
   insertEvent(event: HandledEvent, key: string): boolean;
   /** Re-materializes every row first when `ctx.config` is not the one the rows were built with. */
@@ -41,7 +44,7 @@ export interface SqliteImportDeps {
 
 /** Given the database and the store's parts, returns `beginImport`. */
 export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps): (ctx: StoreContext) => ImportSession {
-  const { people, insertEvent } = deps;
+  const { people, moved, insertEvent } = deps;
   const mark = db.prepare<[string]>('INSERT INTO import_pending (customer_id) VALUES (?) ON CONFLICT DO NOTHING');
   const unmark = db.prepare<[string]>('DELETE FROM import_pending WHERE customer_id = ?');
   const pendingFirst = db.prepare<[number], string>('SELECT customer_id FROM import_pending ORDER BY customer_id LIMIT ?').pluck();
@@ -58,7 +61,8 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
     }
     remembered.seen = ''; // forgotten next time unless this transaction commits (a rollback undoes what it learnt)
     const { keyOf, marked } = remembered;
-    const statuses = events.map((event): ApplyOutcome['status'] => {
+    const statuses = events.map((delivered): ApplyOutcome['status'] => {
+      const event = moved.route(delivered);
       const keys: string[] = [];
       const unknown: string[] = [];
       for (const id of identityIdsOf(event)) {

@@ -5,17 +5,23 @@
  * without the sender's `original_app_user_id` and `aliases`: a transfer moves transactions, not
  * identities; `reKeyToReceiver`), so replay and export reproduce the move, the senders'
  * subscribers and ids are deleted (the totals' triggers follow) and the receiver's person is folded
- * again from its events with the latest reported activity of all. A sender that is the receiver's
- * own person under another id moves nothing.
+ * again from its events with the latest reported activity of all; every moved event's subscription
+ * now routes to the receiver (`moved_subscriptions`, schema version 7), so its later events follow.
+ * A sender that is the receiver's own person under another id moves nothing.
  */
 import type Database from 'better-sqlite3';
 import { transferOf, type StoreContext, type Subscriber, type TransferEvent, type TransferOutcome } from '@tenure/core';
+import type { SqliteMovedSubscriptions } from './sqliteMovedSubscriptions.js';
 import type { SqlitePeople } from './sqlitePeople.js';
 import type { Statements, StoredSubscriber } from './statements.js';
 
-
-/** Given the database, its statements and identity index, returns the transfer as one immediate transaction. */
-export function createSqliteTransfer(db: Database.Database, s: Statements, people: SqlitePeople): (event: TransferEvent, ctx: StoreContext) => TransferOutcome {
+/** Given the database, its statements, identity index and moved subscriptions, returns the transfer as one immediate transaction. */
+export function createSqliteTransfer(
+  db: Database.Database,
+  s: Statements,
+  people: SqlitePeople,
+  movedSubscriptions: SqliteMovedSubscriptions,
+): (event: TransferEvent, ctx: StoreContext) => TransferOutcome {
   const insertTransfer = db.prepare<[string, number, string]>('INSERT INTO transfers (id, event_timestamp_ms, body) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING');
   const moveEvents = db.prepare<[string, string, string]>(
     "UPDATE events SET customer_id = ?, body = json_remove(json_set(body, '$.app_user_id', ?), '$.original_app_user_id', '$.aliases') WHERE customer_id = ?",
@@ -35,6 +41,7 @@ export function createSqliteTransfer(db: Database.Database, s: Statements, peopl
     const destination = target ?? receiver;
     let moved = 0;
     for (const sender of senders) {
+      movedSubscriptions.record(sender, receiver);
       moved += moveEvents.run(destination, receiver, sender).changes;
       deleteSubscriber.run(sender);
       people.release(sender);

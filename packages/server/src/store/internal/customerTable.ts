@@ -11,6 +11,7 @@ import type { CustomerEntry } from './customerEntry.js';
 import { codePointKey, compareKeys } from './codePointKey.js';
 import { EventLog, NO_EVENT } from './eventLog.js';
 import { readEntryPage } from './entryPage.js';
+import { MovedSubscriptions } from './movedSubscriptions.js';
 import { PersonIndex } from './personIndex.js';
 
 export type { CustomerEntry } from './customerEntry.js';
@@ -24,6 +25,8 @@ export class CustomerTable {
   private readonly occurrences = new Set<string>();
   /** Ids of the TRANSFER events applied. */
   private readonly transfers = new Set<string>();
+  /** The subscriptions transfers moved, to their receivers: `route` re-keys their later events. */
+  readonly moved = new MovedSubscriptions();
   private readonly index = new AtRiskIndex<CustomerEntry>();
   /** Every id a stored event names, to its person's entry (docs/rules.md §2, aliases). */
   private readonly people = new PersonIndex();
@@ -149,8 +152,9 @@ export class CustomerTable {
    * Applies a TRANSFER unless its id was seen: the senders' persons' event chains join the
    * receiver's person (each moved event re-keyed to the receiving id, without the sender's ids:
    * `reKeyToReceiver`), the receiver is folded again with the latest reported activity of all of
-   * them, and the senders' entries and ids leave the table and the indexes. A sender that is the
-   * receiver's own person under another id moves nothing.
+   * them, and the senders' entries and ids leave the table and the indexes; each moved event's
+   * subscription now routes to the receiver (`moved`). A sender that is the receiver's own person
+   * under another id moves nothing.
    */
   transfer(event: TransferEvent, ctx: StoreContext): TransferOutcome {
     if (this.transfers.has(event.id)) return { status: 'duplicate' };
@@ -165,7 +169,12 @@ export class CustomerTable {
     for (const sender of senders) {
       const own = this.log.seqsOf(sender.lastSeq);
       moved += own.length;
-      for (const seq of own) this.log.rewrite(seq, (e) => reKeyToReceiver(e, receiver));
+      for (const seq of own) {
+        this.log.rewrite(seq, (e) => {
+          this.moved.record(e, receiver);
+          return reKeyToReceiver(e, receiver);
+        });
+      }
       seqs.push(...own);
       this.people.release(sender.id);
     }

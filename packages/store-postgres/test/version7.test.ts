@@ -1,0 +1,59 @@
+// Schema version 7 on PostgreSQL (a transfer moves its subscriptions' later events too): a version
+// 6 schema upgrades in place with its data kept, and a transfer applied after the upgrade routes a
+// late event of the moved subscription to the receiver.
+import pg from 'pg';
+import { DEFAULT_CONFIG, foldEvents, reKeyToReceiver, type HandledEvent } from '@tenure/core';
+import { DAY_MS, T0, buildEvent, transferEvent } from '@tenure/store-contract';
+import { afterEach, expect, it } from 'vitest';
+import type { PostgresStore } from '../src/index.js';
+import { MIGRATIONS, migrate } from '../src/internal/migrations.js';
+import { adminQuery, databaseUrl, describePostgres, dropSchema, freshSchema, openTestStore } from './testDatabase.js';
+
+const schemas: string[] = [];
+const stores: PostgresStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+  for (const schema of schemas.splice(0)) await dropSchema(schema);
+});
+
+const ctx = { now: T0 + 40 * DAY_MS, config: DEFAULT_CONFIG };
+
+describePostgres('PostgreSQL schema version 7', () => {
+  it('a version 6 schema upgrades in place: its data kept, and a later transfer routes the moved subscription\u2019s late events', { timeout: 30_000 }, async () => {
+    const schema = freshSchema('moved_upgrade');
+    schemas.push(schema);
+    const client = new pg.Client({ connectionString: databaseUrl() });
+    await client.connect();
+    try {
+      expect(await migrate(client, schema, MIGRATIONS.slice(0, 6))).toBe(6);
+    } finally {
+      await client.end();
+    }
+    const sender: HandledEvent[] = [buildEvent('INITIAL_PURCHASE', 'e1', 'u1', T0, { original_transaction_id: 'otx_1', transaction_id: 't1', price: 9.99, expiration_at_ms: T0 + 30 * DAY_MS })];
+    const receiver: HandledEvent[] = [buildEvent('INITIAL_PURCHASE', 'e2', 'u2', T0 + DAY_MS, { original_transaction_id: 'otx_2', transaction_id: 't2', price: 4.99, expiration_at_ms: T0 + 31 * DAY_MS })];
+    for (const [customer, events] of [['u1', sender], ['u2', receiver]] as const) {
+      for (const e of events) {
+        await adminQuery(`INSERT INTO "${schema}".events (id, occurrence, customer_id, type, event_timestamp_ms, body) VALUES ($1, $2, $3, $4, $5, $6)`, [
+          e.id, `${e.type}:${String(e['transaction_id'])}`, customer, e.type, e.event_timestamp_ms, JSON.stringify(e),
+        ]);
+      }
+      await adminQuery(`INSERT INTO "${schema}".subscribers (customer_id, record, state, score, band, assessed_at) VALUES ($1, $2, 'active', 10, 'low', $3)`, [customer, JSON.stringify(foldEvents(events)), T0]);
+      await adminQuery(`INSERT INTO "${schema}".identities (id, customer_id) VALUES ($1, $1)`, [customer]);
+    }
+
+    const store = await openTestStore(schema);
+    stores.push(store);
+    expect(await store.count()).toBe(2);
+    expect(await store.eventCount()).toBe(2);
+    expect(await store.get('u1')).toEqual(foldEvents(sender));
+    expect(await store.applyTransfer(transferEvent('tr1', ['u1'], ['u2']), ctx)).toMatchObject({ status: 'applied', moved: 1 });
+    const late = buildEvent('RENEWAL', 'e3', 'u1', T0 + 30 * DAY_MS, { original_transaction_id: 'otx_1', transaction_id: 't3', price: 9.99, expiration_at_ms: T0 + 60 * DAY_MS });
+    const expected = foldEvents([...receiver, ...[...sender, late].map((e) => reKeyToReceiver(e, 'u2'))]);
+    expect(await store.applyEvent(late, ctx)).toEqual({ status: 'applied', subscriber: expected });
+    expect(await store.get('u1')).toBeUndefined();
+    expect(await store.count()).toBe(1);
+    expect(await adminQuery(`SELECT original_transaction_id, receiver FROM "${schema}".moved_subscriptions`)).toEqual([{ original_transaction_id: 'otx_1', receiver: 'u2' }]);
+    const versions = await adminQuery<{ version: number }>(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+});

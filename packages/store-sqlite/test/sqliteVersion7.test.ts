@@ -1,0 +1,52 @@
+// Schema version 7 (a transfer moves its subscriptions' later events too): a file written by
+// version 6 upgrades in place with its data kept, and a transfer applied after the upgrade routes
+// a late event of the moved subscription to the receiver.
+import Database from 'better-sqlite3';
+import { DEFAULT_CONFIG, foldEvents, reKeyToReceiver, transferEventSchema, type HandledEvent } from '@tenure/core';
+import { describe, expect, it } from 'vitest';
+import { openSqliteStore, SCHEMA_VERSION } from '../src/index.js';
+import { MIGRATIONS } from '../src/internal/migrations.js';
+import { DAY, event, T0, tempDbPath } from './helpers.js';
+
+const ctx = { now: T0 + 40 * DAY, config: DEFAULT_CONFIG };
+
+describe('SQLite schema version 7', () => {
+  it('a version 6 file upgrades in place: its data kept, and a later transfer routes the moved subscription\u2019s late events', async () => {
+    const path = tempDbPath();
+    const v6 = new Database(path);
+    for (const step of MIGRATIONS.slice(0, 6)) v6.exec(step);
+    v6.pragma('user_version = 6');
+    const sender: HandledEvent[] = [event('INITIAL_PURCHASE', 'e1', 'u1', T0, { original_transaction_id: 'otx_1', transaction_id: 't1', price: 9.99, expiration_at_ms: T0 + 30 * DAY })];
+    const receiver: HandledEvent[] = [event('INITIAL_PURCHASE', 'e2', 'u2', T0 + DAY, { original_transaction_id: 'otx_2', transaction_id: 't2', price: 4.99, expiration_at_ms: T0 + 31 * DAY })];
+    const insert = v6.prepare('INSERT INTO events (id, occurrence, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?, ?)');
+    const subscriber = v6.prepare(`INSERT INTO subscribers (customer_id, record, state, score, band, assessed_at, rescore_at) VALUES (?, ?, 'active', 10, 'low', ?, NULL)`);
+    const identity = v6.prepare('INSERT INTO identities (id, customer_id) VALUES (?, ?)');
+    for (const [customer, events] of [['u1', sender], ['u2', receiver]] as const) {
+      for (const e of events) insert.run(e.id, `${e.type}:${String(e['transaction_id'])}`, customer, e.type, e.event_timestamp_ms, JSON.stringify(e));
+      subscriber.run(customer, JSON.stringify(foldEvents(events)), T0);
+      identity.run(customer, customer);
+    }
+    v6.close();
+
+    const store = await openSqliteStore({ path });
+    try {
+      expect(await store.count()).toBe(2);
+      expect(await store.eventCount()).toBe(2);
+      expect(await store.get('u1')).toEqual(foldEvents(sender));
+      const transfer = transferEventSchema.parse({ type: 'TRANSFER', id: 'tr1', event_timestamp_ms: T0 + 35 * DAY, transferred_from: ['u1'], transferred_to: ['u2'] });
+      expect(await store.applyTransfer(transfer, ctx)).toMatchObject({ status: 'applied', moved: 1 });
+      const late = event('RENEWAL', 'e3', 'u1', T0 + 30 * DAY, { original_transaction_id: 'otx_1', transaction_id: 't3', price: 9.99, expiration_at_ms: T0 + 60 * DAY });
+      const expected = foldEvents([...receiver, ...[...sender, late].map((e) => reKeyToReceiver(e, 'u2'))]);
+      expect(await store.applyEvent(late, ctx)).toEqual({ status: 'applied', subscriber: expected });
+      expect(await store.get('u1')).toBeUndefined();
+      expect(await store.count()).toBe(1);
+    } finally {
+      await store.close();
+    }
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(7);
+    expect(db.prepare('SELECT original_transaction_id, receiver FROM moved_subscriptions').all()).toEqual([{ original_transaction_id: 'otx_1', receiver: 'u2' }]);
+    db.close();
+  });
+});
