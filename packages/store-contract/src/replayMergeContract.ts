@@ -35,11 +35,14 @@ const activityOf = async (store: SubscriberStore) =>
 /** Registers the replay-merge test. */
 export function describeReplayMergeContract(factory: StoreFactory, options: ResolvedContractOptions): void {
   const { storeApart } = factory;
+  // A store that cannot hold persons apart (the memory store: its writes always group by identity,
+  // and nothing of it outlives the process) has nothing for replay to merge: no test to run.
+  if (storeApart === undefined) return;
   describe('replay merges persons stored apart (before schema version 4)', () => {
-    it.skipIf(storeApart === undefined)('merges them as delivering every stored event fresh would: named by the latest event, found by every id, rows and totals following', { timeout: options.timeoutMs }, () =>
+    it('merges them as delivering every stored event fresh would: named by the latest event, found by every id, rows and totals following', { timeout: options.timeoutMs }, () =>
       withStore(factory, async (store) => {
         await store.applyEvents(other, ctx);
-        await storeApart!(store, [{ events: anonymous, reported: REPORTED }, { events: identified }, { events: device }]);
+        await storeApart(store, [{ events: anonymous, reported: REPORTED }, { events: identified }, { events: device }]);
         expect(await store.count()).toBe(4);
         expect((await store.get('dev_7'))?.customer_id).toBe('dev_7');
 
@@ -65,11 +68,11 @@ export function describeReplayMergeContract(factory: StoreFactory, options: Reso
       }),
     );
 
-    it.skipIf(storeApart === undefined)('leaves, whatever persons were stored apart, what delivering every stored event fresh leaves', { timeout: options.timeoutMs }, async () => {
+    it('leaves, whatever persons were stored apart, what delivering every stored event fresh leaves', { timeout: options.timeoutMs }, async () => {
       await fc.assert(
         fc.asyncProperty(apartArb, ({ persons, reported }) =>
           withStore(factory, async (store) => {
-            await storeApart!(store, persons.map((events, i) => ({ events, ...(reported[i] === null || reported[i] === undefined ? {} : { reported: reported[i]! }) })));
+            await storeApart(store, persons.map((events, i) => ({ events, ...(reported[i] === null || reported[i] === undefined ? {} : { reported: reported[i]! }) })));
             expect(await store.count()).toBe(persons.length);
             await store.replay(ctx);
             const activity = persons.flatMap((events, i): [string, number][] => (reported[i] == null ? [] : [[events[0]!.app_user_id, reported[i]!]]));
