@@ -3,25 +3,17 @@
 // holds for one transaction (about 64 per connection, shared); the session stores it in several.
 import { DEFAULT_CONFIG, foldByIdentity } from '@tenure/core';
 import { DAY_MS, T0, buildEvent, byCustomerId, listAll } from '@tenure/store-contract';
-import { afterEach, expect, it } from 'vitest';
-import type { PostgresStore } from '../src/index.js';
-import { adminQuery, describePostgres, dropSchema, freshSchema, openTestStore } from './testDatabase.js';
+import { expect, it } from 'vitest';
+import { adminQuery, describePostgres, testSchemas } from './testDatabase.js';
 
-const schemas: string[] = [];
-const stores: PostgresStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  for (const schema of schemas.splice(0)) await dropSchema(schema);
-});
+const db = testSchemas();
 
 const ctx = { now: T0 + 40 * DAY_MS, config: DEFAULT_CONFIG };
 
 describePostgres('PostgreSQL import session', () => {
   it('appends a batch of 10,000 customers (past one transaction\u2019s share of the lock table) and folds each once', { timeout: 120_000 }, async () => {
-    const schema = freshSchema('import_session');
-    schemas.push(schema);
-    const store = await openTestStore(schema);
-    stores.push(store);
+    const schema = db.schema('import_session');
+    const store = await db.open(schema);
     const events = Array.from({ length: 10_000 }, (_, i) =>
       buildEvent('INITIAL_PURCHASE', `big_${i}`, `user_${i}`, T0 + i, { original_app_user_id: `$RCAnonymousID:${i}`, price: 9.99, expiration_at_ms: T0 + 30 * DAY_MS }),
     );

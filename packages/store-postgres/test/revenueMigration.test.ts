@@ -3,31 +3,17 @@
 import pg from 'pg';
 import { DEFAULT_CONFIG } from '@tenure/core';
 import { DAY_MS, T0, buildEvent } from '@tenure/store-contract';
-import { afterEach, expect, it } from 'vitest';
-import type { PostgresStore } from '../src/index.js';
-import { MIGRATIONS, migrate } from '../src/internal/migrations.js';
+import { expect, it } from 'vitest';
 import { compactDeltas } from '../src/internal/readAtRisk.js';
 import { tablesOf } from '../src/internal/tables.js';
-import { adminQuery, databaseUrl, describePostgres, dropSchema, freshSchema, openTestStore } from './testDatabase.js';
+import { adminQuery, databaseUrl, describePostgres, schemaAtVersion, testSchemas } from './testDatabase.js';
 
-const schemas: string[] = [];
-const stores: PostgresStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  for (const schema of schemas.splice(0)) await dropSchema(schema);
-});
+const db = testSchemas();
 
 describePostgres('revenue at risk (schema version 2)', () => {
   it('upgrades a version 1 schema in place; replay fills in revenue; new events and compaction keep totals exact', { timeout: 30_000 }, async () => {
-    const schema = freshSchema('revenue_upgrade');
-    schemas.push(schema);
-    const client = new pg.Client({ connectionString: databaseUrl() });
-    await client.connect();
-    try {
-      expect(await migrate(client, schema, MIGRATIONS.slice(0, 1))).toBe(1);
-    } finally {
-      await client.end();
-    }
+    const schema = db.schema('revenue_upgrade');
+    await schemaAtVersion(schema, 1);
     const purchase = buildEvent('INITIAL_PURCHASE', 'e1', 'old', T0, { price: 9.99, purchased_at_ms: T0, expiration_at_ms: T0 + 30 * DAY_MS });
     const expiry = buildEvent('EXPIRATION', 'e2', 'old', T0 + 1);
     for (const e of [purchase, expiry]) {
@@ -44,8 +30,7 @@ describePostgres('revenue at risk (schema version 2)', () => {
       T0 + 1,
     ]);
 
-    const store = await openTestStore(schema);
-    stores.push(store);
+    const store = await db.open(schema);
     const ctx = { now: T0 + 2, config: DEFAULT_CONFIG };
     expect((await store.atRisk({ limit: 10 }, ctx)).total).toEqual({ subscribers: 1, monthly_value_usd: 0 });
     await store.replay(ctx);

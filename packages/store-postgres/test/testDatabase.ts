@@ -2,8 +2,9 @@
 // administrator connection to look behind the store (drop a schema, inspect tables).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { describe } from 'vitest';
+import { afterEach, describe } from 'vitest';
 import { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from '../src/index.js';
+import { MIGRATIONS, migrate } from '../src/internal/migrations.js';
 
 export const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'];
 
@@ -46,4 +47,53 @@ export async function dropSchema(schema: string): Promise<void> {
 /** Opens a store on the test database in `schema`. */
 export function openTestStore(schema: string, options: Partial<PostgresStoreOptions> = {}): Promise<PostgresStore> {
   return openPostgresStore({ connectionString: databaseUrl(), schema, poolSize: 4, ...options });
+}
+
+/** A test file's schemas and stores: each made here is closed and dropped after the test that made it. */
+export interface TestSchemas {
+  /** A fresh schema name (`freshSchema`), dropped after the test. */
+  schema(purpose: string): string;
+  /** `openTestStore`, the store closed after the test. */
+  open(schema: string, options?: Partial<PostgresStoreOptions>): Promise<PostgresStore>;
+}
+
+/**
+ * Registers, in the calling test file, an `afterEach` that closes the stores and drops the schemas
+ * made through the returned object.
+ *
+ * @example
+ * const db = testSchemas();
+ * it('...', async () => { const store = await db.open(db.schema('purpose')); });
+ */
+export function testSchemas(): TestSchemas {
+  const schemas: string[] = [];
+  const stores: PostgresStore[] = [];
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    for (const schema of schemas.splice(0)) await dropSchema(schema);
+  });
+  return {
+    schema(purpose) {
+      const schema = freshSchema(purpose);
+      schemas.push(schema);
+      return schema;
+    },
+    async open(schema, options) {
+      const store = await openTestStore(schema, options);
+      stores.push(store);
+      return store;
+    },
+  };
+}
+
+/** Creates `schema` as a database of an older schema version holds it: its first `version` migrations only. */
+export async function schemaAtVersion(schema: string, version: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl() });
+  await client.connect();
+  try {
+    const reached = await migrate(client, schema, MIGRATIONS.slice(0, version));
+    if (reached !== version) throw new Error(`schema ${schema} reached version ${reached}, not ${version}`);
+  } finally {
+    await client.end();
+  }
 }

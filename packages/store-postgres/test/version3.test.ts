@@ -1,49 +1,32 @@
 // Schema version 3 on PostgreSQL: checkpoints durable across closing and reopening the store and
 // shared by replicas; a version 2 schema upgrades in place with its data kept (the first delivery
 // of each transaction owns its occurrence, replay counts it once, transfers work).
-import pg from 'pg';
 import { DEFAULT_CONFIG } from '@tenure/core';
 import { DAY_MS, T0, buildEvent, transferEvent } from '@tenure/store-contract';
-import { afterEach, expect, it } from 'vitest';
-import type { PostgresStore } from '../src/index.js';
-import { MIGRATIONS, migrate } from '../src/internal/migrations.js';
-import { adminQuery, databaseUrl, describePostgres, dropSchema, freshSchema, openTestStore } from './testDatabase.js';
+import { expect, it } from 'vitest';
+import { MIGRATIONS } from '../src/internal/migrations.js';
+import { adminQuery, describePostgres, openTestStore, schemaAtVersion, testSchemas } from './testDatabase.js';
 
-const schemas: string[] = [];
-const stores: PostgresStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  for (const schema of schemas.splice(0)) await dropSchema(schema);
-});
+const db = testSchemas();
 
 describePostgres('PostgreSQL checkpoints', () => {
   it('survive closing and reopening, and a second replica reads them', { timeout: 30_000 }, async () => {
-    const schema = freshSchema('checkpoints');
-    schemas.push(schema);
+    const schema = db.schema('checkpoints');
     const first = await openTestStore(schema);
     await first.checkpoints.set('backfill:proj1', '{"starting_after":"cus_42"}');
     await first.checkpoints.set('gone', 'x');
     await first.checkpoints.delete('gone');
-    const replica = await openTestStore(schema);
-    stores.push(replica);
+    const replica = await db.open(schema);
     expect(await replica.checkpoints.get('backfill:proj1')).toBe('{"starting_after":"cus_42"}');
     await first.close();
-    const reopened = await openTestStore(schema);
-    stores.push(reopened);
+    const reopened = await db.open(schema);
     expect(await reopened.checkpoints.get('backfill:proj1')).toBe('{"starting_after":"cus_42"}');
     expect(await reopened.checkpoints.get('gone')).toBeUndefined();
   });
 
   it('a version 2 schema upgrades in place to the current version, its data kept, one transaction counted once', { timeout: 30_000 }, async () => {
-    const schema = freshSchema('checkpoints_upgrade');
-    schemas.push(schema);
-    const client = new pg.Client({ connectionString: databaseUrl() });
-    await client.connect();
-    try {
-      expect(await migrate(client, schema, MIGRATIONS.slice(0, 2))).toBe(2);
-    } finally {
-      await client.end();
-    }
+    const schema = db.schema('checkpoints_upgrade');
+    await schemaAtVersion(schema, 2);
     // Version 2 deduplicated by id only: the import's and the webhook's copy of one renewal are both stored.
     const events = [
       buildEvent('INITIAL_PURCHASE', 'export:al1:INITIAL_PURCHASE', 'u1', T0, { transaction_id: 'al1' }),
@@ -56,8 +39,7 @@ describePostgres('PostgreSQL checkpoints', () => {
     const record = { customer_id: 'u1', state: 'active', state_key: null, product_id: 'pro_monthly', product_key: null, period_ends_at: null, period_key: null, billing_failures: 0, renewals: 0, trial_started_at: null, trial_ends_at: null, trial_key: null, trial_converted_at: null, conversion_key: null, last_activity_at: T0, first_event_at: T0, last_event_at: T0, event_count: 1 };
     await adminQuery(`INSERT INTO "${schema}".subscribers (customer_id, record, state, score, band, assessed_at) VALUES ('u1', $1, 'active', 10, 'low', $2)`, [JSON.stringify(record), T0]);
 
-    const store = await openTestStore(schema);
-    stores.push(store);
+    const store = await db.open(schema);
     expect((await store.get('u1'))?.customer_id).toBe('u1');
     expect(await store.eventCount()).toBe(3);
     const ctx = { now: T0 + 90 * DAY_MS, config: DEFAULT_CONFIG };

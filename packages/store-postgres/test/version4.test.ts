@@ -1,34 +1,19 @@
 // Schema version 4 on PostgreSQL: a version 3 schema upgrades in place; its records keep working
 // (each its own person, found by the ids its events name), and the next event naming two merges them.
-import pg from 'pg';
 import { DEFAULT_CONFIG, foldByIdentity, foldEvents, type HandledEvent } from '@tenure/core';
 import { DAY_MS, T0, buildEvent } from '@tenure/store-contract';
-import { afterEach, expect, it } from 'vitest';
-import type { PostgresStore } from '../src/index.js';
-import { MIGRATIONS, migrate } from '../src/internal/migrations.js';
-import { adminQuery, databaseUrl, describePostgres, dropSchema, freshSchema, openTestStore } from './testDatabase.js';
+import { expect, it } from 'vitest';
+import { adminQuery, describePostgres, schemaAtVersion, testSchemas } from './testDatabase.js';
 
-const schemas: string[] = [];
-const stores: PostgresStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  for (const schema of schemas.splice(0)) await dropSchema(schema);
-});
+const db = testSchemas();
 
 const ctx = { now: T0 + 40 * DAY_MS, config: DEFAULT_CONFIG };
 const ANON = '$RCAnonymousID:ab';
 
 describePostgres('PostgreSQL schema version 4', () => {
   it('a version 3 schema upgrades in place: each record its own person, found by its events\u2019 ids, merged by the next event naming two', { timeout: 30_000 }, async () => {
-    const schema = freshSchema('identities_upgrade');
-    schemas.push(schema);
-    const client = new pg.Client({ connectionString: databaseUrl() });
-    await client.connect();
-    try {
-      expect(await migrate(client, schema, MIGRATIONS.slice(0, 3))).toBe(3);
-    } finally {
-      await client.end();
-    }
+    const schema = db.schema('identities_upgrade');
+    await schemaAtVersion(schema, 3);
     const anon: HandledEvent[] = [buildEvent('INITIAL_PURCHASE', 'e1', ANON, T0, { aliases: [ANON], price: 9.99, expiration_at_ms: T0 + 30 * DAY_MS })];
     const user: HandledEvent[] = [buildEvent('NON_RENEWING_PURCHASE', 'e2', 'user_42', T0 + DAY_MS, { original_app_user_id: ANON, aliases: [ANON, 'user_42'], price: 1.99 })];
     for (const [customer, events] of [[ANON, anon], ['user_42', user]] as const) {
@@ -39,8 +24,7 @@ describePostgres('PostgreSQL schema version 4', () => {
       await adminQuery(`INSERT INTO "${schema}".subscribers (customer_id, record, state, score, band, assessed_at) VALUES ($1, $2, 'active', 10, 'low', $3)`, [customer, JSON.stringify(record), T0]);
     }
 
-    const store = await openTestStore(schema);
-    stores.push(store);
+    const store = await db.open(schema);
     expect(await store.count()).toBe(2);
     expect((await store.get(ANON))?.customer_id).toBe(ANON); // named by both: the smaller id owns it until a merge
     expect((await store.get('user_42'))?.customer_id).toBe('user_42');

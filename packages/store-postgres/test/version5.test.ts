@@ -3,29 +3,16 @@
 import pg from 'pg';
 import { dailySnapshotOf, utcDayOf } from '@tenure/core';
 import { DAY_MS, T0, buildEvent } from '@tenure/store-contract';
-import { afterEach, expect, it } from 'vitest';
-import type { PostgresStore } from '../src/index.js';
-import { MIGRATIONS, migrate } from '../src/internal/migrations.js';
-import { adminQuery, databaseUrl, describePostgres, dropSchema, freshSchema, openTestStore } from './testDatabase.js';
+import { expect, it } from 'vitest';
+import { MIGRATIONS } from '../src/internal/migrations.js';
+import { adminQuery, databaseUrl, describePostgres, schemaAtVersion, testSchemas } from './testDatabase.js';
 
-const schemas: string[] = [];
-const stores: PostgresStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  for (const schema of schemas.splice(0)) await dropSchema(schema);
-});
+const db = testSchemas();
 
 describePostgres('PostgreSQL schema version 5', () => {
   it('a version 3 schema upgrades in place: events and dispatches kept, read by customer and time on the new indexes', { timeout: 30_000 }, async () => {
-    const schema = freshSchema('dashboard_upgrade');
-    schemas.push(schema);
-    const client = new pg.Client({ connectionString: databaseUrl() });
-    await client.connect();
-    try {
-      expect(await migrate(client, schema, MIGRATIONS.slice(0, 3))).toBe(3);
-    } finally {
-      await client.end();
-    }
+    const schema = db.schema('dashboard_upgrade');
+    await schemaAtVersion(schema, 3);
     const events = [
       buildEvent('INITIAL_PURCHASE', 'e1', 'u1', T0, { transaction_id: 't1' }),
       buildEvent('RENEWAL', 'e2', 'u1', T0 + 30 * DAY_MS, { transaction_id: 't2' }),
@@ -42,8 +29,7 @@ describePostgres('PostgreSQL schema version 5', () => {
       );
     }
 
-    const store = await openTestStore(schema);
-    stores.push(store);
+    const store = await db.open(schema);
     expect(await store.eventCount()).toBe(4);
     const page = await store.eventsOf('u1', { limit: 2 });
     expect(page.items.map((e) => e.id)).toEqual(['e3', 'e2']);

@@ -1,34 +1,19 @@
 // Schema version 7 on PostgreSQL (a transfer moves its subscriptions' later events too): a version
 // 6 schema upgrades in place with its data kept, and a transfer applied after the upgrade routes a
 // late event of the moved subscription to the receiver.
-import pg from 'pg';
 import { DEFAULT_CONFIG, foldEvents, reKeyToReceiver, type HandledEvent } from '@tenure/core';
 import { DAY_MS, T0, buildEvent, transferEvent } from '@tenure/store-contract';
-import { afterEach, expect, it } from 'vitest';
-import type { PostgresStore } from '../src/index.js';
-import { MIGRATIONS, migrate } from '../src/internal/migrations.js';
-import { adminQuery, databaseUrl, describePostgres, dropSchema, freshSchema, openTestStore } from './testDatabase.js';
+import { expect, it } from 'vitest';
+import { adminQuery, describePostgres, schemaAtVersion, testSchemas } from './testDatabase.js';
 
-const schemas: string[] = [];
-const stores: PostgresStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  for (const schema of schemas.splice(0)) await dropSchema(schema);
-});
+const db = testSchemas();
 
 const ctx = { now: T0 + 40 * DAY_MS, config: DEFAULT_CONFIG };
 
 describePostgres('PostgreSQL schema version 7', () => {
   it('a version 6 schema upgrades in place: its data kept, and a later transfer routes the moved subscription\u2019s late events', { timeout: 30_000 }, async () => {
-    const schema = freshSchema('moved_upgrade');
-    schemas.push(schema);
-    const client = new pg.Client({ connectionString: databaseUrl() });
-    await client.connect();
-    try {
-      expect(await migrate(client, schema, MIGRATIONS.slice(0, 6))).toBe(6);
-    } finally {
-      await client.end();
-    }
+    const schema = db.schema('moved_upgrade');
+    await schemaAtVersion(schema, 6);
     const sender: HandledEvent[] = [buildEvent('INITIAL_PURCHASE', 'e1', 'u1', T0, { original_transaction_id: 'otx_1', transaction_id: 't1', price: 9.99, expiration_at_ms: T0 + 30 * DAY_MS })];
     const receiver: HandledEvent[] = [buildEvent('INITIAL_PURCHASE', 'e2', 'u2', T0 + DAY_MS, { original_transaction_id: 'otx_2', transaction_id: 't2', price: 4.99, expiration_at_ms: T0 + 31 * DAY_MS })];
     for (const [customer, events] of [['u1', sender], ['u2', receiver]] as const) {
@@ -41,8 +26,7 @@ describePostgres('PostgreSQL schema version 7', () => {
       await adminQuery(`INSERT INTO "${schema}".identities (id, customer_id) VALUES ($1, $1)`, [customer]);
     }
 
-    const store = await openTestStore(schema);
-    stores.push(store);
+    const store = await db.open(schema);
     expect(await store.count()).toBe(2);
     expect(await store.eventCount()).toBe(2);
     expect(await store.get('u1')).toEqual(foldEvents(sender));

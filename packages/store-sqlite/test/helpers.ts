@@ -2,10 +2,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { HANDLED_EVENT_TYPES, type HandledEvent, type HandledEventType } from '@tenure/core';
 import { DAY, T0 } from '@tenure/testkit';
 import { afterEach } from 'vitest';
+import { MIGRATIONS } from '../src/internal/migrations.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -17,6 +19,14 @@ export function tempDbPath(name = 'tenure.db'): string {
   const dir = mkdtempSync(join(tmpdir(), 'tenure-sqlite-'));
   dirs.push(dir);
   return join(dir, name);
+}
+
+/** Opens a new database file at `path` as an older schema version wrote it: its first `version` migrations only. */
+export function databaseAtVersion(path: string, version: number): Database.Database {
+  const db = new Database(path);
+  for (const step of MIGRATIONS.slice(0, version)) db.exec(step);
+  db.pragma(`user_version = ${version}`);
+  return db;
 }
 
 export { DAY, T0 };

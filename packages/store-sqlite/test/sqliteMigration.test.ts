@@ -4,15 +4,12 @@ import Database from 'better-sqlite3';
 import { DEFAULT_CONFIG } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore, SCHEMA_VERSION } from '../src/index.js';
-import { MIGRATIONS } from '../src/internal/migrations.js';
-import { DAY, event, T0, tempDbPath } from './helpers.js';
+import { databaseAtVersion, DAY, event, T0, tempDbPath } from './helpers.js';
 
 describe('schema version 2 (revenue at risk)', () => {
   it('upgrades a version 1 file in place: totals count its rows, replay fills in revenue, new events move the totals', async () => {
     const path = tempDbPath();
-    const v1 = new Database(path);
-    v1.exec(MIGRATIONS[0]!);
-    v1.pragma('user_version = 1');
+    const v1 = databaseAtVersion(path, 1);
     // One churned subscriber as version 1 stored it (its record has no revenue; the event has a price).
     const purchase = event('INITIAL_PURCHASE', 'e1', 'old', T0, { price: 9.99, purchased_at_ms: T0, expiration_at_ms: T0 + 30 * DAY });
     const expiry = event('EXPIRATION', 'e2', 'old', T0 + 1);

@@ -4,8 +4,7 @@ import Database from 'better-sqlite3';
 import { DEFAULT_CONFIG, type HandledEvent } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore, SCHEMA_VERSION } from '../src/index.js';
-import { MIGRATIONS } from '../src/internal/migrations.js';
-import { DAY, event, T0, tempDbPath } from './helpers.js';
+import { databaseAtVersion, DAY, event, T0, tempDbPath } from './helpers.js';
 
 const ctx = { now: T0 + 90 * DAY, config: DEFAULT_CONFIG };
 
@@ -28,10 +27,7 @@ describe('SQLite schema version 3', () => {
 
   it('a version 2 file upgrades in place: data kept, the first delivery of each transaction owns it, replay counts it once', async () => {
     const path = tempDbPath();
-    const v2 = new Database(path);
-    v2.exec(MIGRATIONS[0]!);
-    v2.exec(MIGRATIONS[1]!);
-    v2.pragma('user_version = 2');
+    const v2 = databaseAtVersion(path, 2);
     // Version 2 deduplicated by id only: the import's and the webhook's copy of one renewal are both stored.
     const events: HandledEvent[] = [
       event('INITIAL_PURCHASE', 'export:al1:INITIAL_PURCHASE', 'u1', T0, { transaction_id: 'al1' }),

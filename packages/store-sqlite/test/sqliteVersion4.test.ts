@@ -4,8 +4,7 @@ import Database from 'better-sqlite3';
 import { DEFAULT_CONFIG, foldByIdentity, foldEvents, type HandledEvent } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore, SCHEMA_VERSION } from '../src/index.js';
-import { MIGRATIONS } from '../src/internal/migrations.js';
-import { DAY, event, T0, tempDbPath } from './helpers.js';
+import { databaseAtVersion, DAY, event, T0, tempDbPath } from './helpers.js';
 
 const ctx = { now: T0 + 40 * DAY, config: DEFAULT_CONFIG };
 const ANON = '$RCAnonymousID:ab';
@@ -13,9 +12,7 @@ const ANON = '$RCAnonymousID:ab';
 describe('SQLite schema version 4', () => {
   it('a version 3 file upgrades in place: each record its own person, found by its events\u2019 ids, merged by the next event naming two', async () => {
     const path = tempDbPath();
-    const v3 = new Database(path);
-    for (const m of MIGRATIONS.slice(0, 3)) v3.exec(m);
-    v3.pragma('user_version = 3');
+    const v3 = databaseAtVersion(path, 3);
     // Stored by version 3 under two customers: the anonymous purchase, and the identified id's top-up naming the anonymous id.
     const anon: HandledEvent[] = [event('INITIAL_PURCHASE', 'e1', ANON, T0, { original_app_user_id: ANON, aliases: [ANON], price: 9.99, expiration_at_ms: T0 + 30 * DAY })];
     const user: HandledEvent[] = [event('NON_RENEWING_PURCHASE', 'e2', 'user_42', T0 + DAY, { original_app_user_id: ANON, aliases: [ANON, 'user_42'], price: 1.99 })];

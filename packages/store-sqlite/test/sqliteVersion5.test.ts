@@ -4,15 +4,12 @@ import Database from 'better-sqlite3';
 import { dailySnapshotOf, utcDayOf, type HandledEvent } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore, SCHEMA_VERSION } from '../src/index.js';
-import { MIGRATIONS } from '../src/internal/migrations.js';
-import { DAY, event, T0, tempDbPath } from './helpers.js';
+import { databaseAtVersion, DAY, event, T0, tempDbPath } from './helpers.js';
 
 describe('SQLite schema version 5', () => {
   it('a version 3 file upgrades in place: events and dispatches kept, and read by customer and time', async () => {
     const path = tempDbPath();
-    const v3 = new Database(path);
-    for (const step of MIGRATIONS.slice(0, 3)) v3.exec(step);
-    v3.pragma('user_version = 3');
+    const v3 = databaseAtVersion(path, 3);
     const events: HandledEvent[] = [
       event('INITIAL_PURCHASE', 'e1', 'u1', T0, { transaction_id: 't1' }),
       event('RENEWAL', 'e2', 'u1', T0 + 30 * DAY, { transaction_id: 't2' }),

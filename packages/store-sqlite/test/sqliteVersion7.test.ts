@@ -5,17 +5,14 @@ import Database from 'better-sqlite3';
 import { DEFAULT_CONFIG, foldEvents, reKeyToReceiver, transferEventSchema, type HandledEvent } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore, SCHEMA_VERSION } from '../src/index.js';
-import { MIGRATIONS } from '../src/internal/migrations.js';
-import { DAY, event, T0, tempDbPath } from './helpers.js';
+import { databaseAtVersion, DAY, event, T0, tempDbPath } from './helpers.js';
 
 const ctx = { now: T0 + 40 * DAY, config: DEFAULT_CONFIG };
 
 describe('SQLite schema version 7', () => {
   it('a version 6 file upgrades in place: its data kept, and a later transfer routes the moved subscription\u2019s late events', async () => {
     const path = tempDbPath();
-    const v6 = new Database(path);
-    for (const step of MIGRATIONS.slice(0, 6)) v6.exec(step);
-    v6.pragma('user_version = 6');
+    const v6 = databaseAtVersion(path, 6);
     const sender: HandledEvent[] = [event('INITIAL_PURCHASE', 'e1', 'u1', T0, { original_transaction_id: 'otx_1', transaction_id: 't1', price: 9.99, expiration_at_ms: T0 + 30 * DAY })];
     const receiver: HandledEvent[] = [event('INITIAL_PURCHASE', 'e2', 'u2', T0 + DAY, { original_transaction_id: 'otx_2', transaction_id: 't2', price: 4.99, expiration_at_ms: T0 + 31 * DAY })];
     const insert = v6.prepare('INSERT INTO events (id, occurrence, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?, ?)');
