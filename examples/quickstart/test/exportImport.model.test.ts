@@ -3,10 +3,9 @@
 // same subscribers. Model test over small populations and arbitrary lifecycles: purchases with and
 // without trials, opt-outs and uncancellations, billing issues at a renewal with and without grace
 // and their recovery, refunds, pauses and resumes, forced expirations, immediate plan changes,
-// top-ups and their refunds; a refund reversal within the refunded period as an example. Left out:
-// extensions (the export shows only a period's new end) and reversals after the refunded period
-// ended (the webhook path restores the state before the refund, the export shows the period over;
-// docs/import.md).
+// top-ups and their refunds, refund reversals (within the refunded period, and after it ended:
+// both paths say churned, docs/rules.md). Left out: extensions (the export shows only a period's
+// new end; docs/import.md).
 import { createBillingSimulator, exportCsvLines, exportRows } from '@tenure/billing-sim';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +45,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('switch' as const), c: customer }),
   fc.record({ kind: fc.constant('pause' as const), c: customer, days: fc.integer({ min: 1, max: 60 }) }),
   fc.record({ kind: fc.constant('resume' as const), c: customer }),
+  fc.record({ kind: fc.constant('reverseRefund' as const), c: customer }),
 );
 /** Each step waits whole hours (1 h to 2 days, or up to 45 days) and a minute, then acts. */
 const wait = fc.oneof(fc.integer({ min: 1, max: 48 }), fc.integer({ min: 1, max: 45 * 24 }));
@@ -159,6 +159,8 @@ describe('the simulator\'s export imported, and its webhooks delivered, give the
           [[[1, { kind: 'buy', c: 0, trial: false }], [24, { kind: 'pause', c: 0, days: 20 }], [24 * 35, { kind: 'topup', c: 1 }]]],
           [[[1, { kind: 'buy', c: 0, trial: false }], [24, { kind: 'pause', c: 0, days: 20 }], [24 * 35, { kind: 'resume', c: 0 }]]],
           [[[1, { kind: 'buy', c: 0, trial: false }], [24, { kind: 'refund', c: 0 }], [24, { kind: 'reverseRefund', c: 0 }]]],
+          [[[1, { kind: 'buy', c: 0, trial: true }], [24, { kind: 'refund', c: 0 }], [24 * 40, { kind: 'reverseRefund', c: 0 }]]],
+          [[[1, { kind: 'buy', c: 1, trial: false }], [24, { kind: 'refund', c: 1 }], [24 * 45, { kind: 'reverseRefund', c: 1 }], [24, { kind: 'buy', c: 1, trial: false }]]],
           [[[1, { kind: 'buy', c: 2, trial: false }], [1, { kind: 'pause', c: 2, days: 1 }], [1, { kind: 'expire', c: 2 }]]],
           [[[1, { kind: 'buy', c: 1, trial: false }], [310, { kind: 'pause', c: 1, days: 1 }], [5, { kind: 'cancel', c: 1 }], [429, { kind: 'topup', c: 0 }]]],
           [[[1, { kind: 'buy', c: 1, trial: false }], [2, { kind: 'pause', c: 1, days: 1 }], [701, { kind: 'pause', c: 0, days: 1 }], [27, { kind: 'buy', c: 0, trial: false }], [14, { kind: 'expire', c: 1 }]]],
