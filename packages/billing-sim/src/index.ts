@@ -102,5 +102,5 @@ export { scenarioSchema } from './scenario/scenarioSchema.js';
 export type { Scenario, ScenarioStep } from './scenario/scenarioSchema.js';
 
 // --- Durations ---
-export { parseDuration, addDuration } from './internal/duration.js';
-export type { Duration } from './internal/duration.js';
+export { parseDuration, addDuration } from '@tenure/core';
+export type { Duration } from '@tenure/core';

@@ -206,8 +206,10 @@ export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, Dispat
 export { compareTimeline, timelinePage, cursorOf } from './store/eventTimeline.js';
 export type { TimelineCursor, EventPage, TimelineQuery } from './store/eventTimeline.js';
 export { utcDayOf, dayStartOf, lastDays } from './trends/utcDay.js';
-export { civilFromDays, daysFromCivil, daysInMonth } from './trends/civilDate.js';
-export type { CivilDate } from './trends/civilDate.js';
+export { civilFromDays, daysFromCivil, daysInMonth } from './calendar/civilDate.js';
+export type { CivilDate } from './calendar/civilDate.js';
+export { parseDuration, addDuration } from './calendar/duration.js';
+export type { Duration } from './calendar/duration.js';
 export type { UtcDay } from './trends/utcDay.js';
 export { SNAPSHOT_SOURCES, dailySnapshotOf, mergeSnapshots } from './trends/dailySnapshot.js';
 export type { DailySnapshot, SnapshotSource, SnapshotTotal } from './trends/dailySnapshot.js';

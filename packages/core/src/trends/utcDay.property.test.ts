@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../config/defaultConfig.js';
-import { civilFromDays, daysFromCivil, daysInMonth } from './civilDate.js';
+import { civilFromDays, daysFromCivil, daysInMonth } from '../calendar/civilDate.js';
 import { dayStartOf, lastDays, utcDayOf } from './utcDay.js';
 
 const instant = fc.integer({ min: -2_000_000_000_000, max: 8_000_000_000_000 });

@@ -1,9 +1,9 @@
 /**
  * Calendar days in UTC without the `Date` object (the core never reads the clock), on the civil-date
- * arithmetic of `civilDate.ts`, exact for every epoch millisecond a service meets.
+ * arithmetic of `calendar/civilDate.ts`, exact for every epoch millisecond a service meets.
  */
 import { DAY_MS } from '../config/defaultConfig.js';
-import { civilFromDays, daysFromCivil } from './civilDate.js';
+import { civilFromDays, daysFromCivil } from '../calendar/civilDate.js';
 
 /** A UTC calendar day, `YYYY-MM-DD`. */
 export type UtcDay = string;

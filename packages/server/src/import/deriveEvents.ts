@@ -11,6 +11,7 @@
  */
 import type { HandledEvent } from '@tenure/core';
 import type { ExportRow } from './exportRow.js';
+import { extendedFrom } from './rowExtension.js';
 
 /**
  * A webhook event body (`event` of `{ api_version, event }`) as the core's `parseWebhook` returns it
@@ -30,6 +31,7 @@ const EVENT_KINDS = [
   'CANCELLATION:CUSTOMER_SUPPORT',
   'CANCELLATION:BILLING_ERROR',
   'SUBSCRIPTION_PAUSED',
+  'SUBSCRIPTION_EXTENDED',
   'BILLING_ISSUE',
   'EXPIRATION',
 ] as const;
@@ -94,9 +96,22 @@ function withField(event: Draft, field: string, value: unknown): Draft {
 }
 
 /**
+ * The extension of a row whose period was extended (`extendedFrom`): SUBSCRIPTION_EXTENDED to its
+ * `end_time`. The export does not say when it was granted, only the row's last change
+ * (`updated_at`), which the extension made or which came after it (an opt-out, a plan change that
+ * started the next transaction): so just before that change (one millisecond), never before the
+ * purchase nor after the standard period.
+ */
+function extensionOf(row: ExportRow, standardEnd: number): Draft {
+  const at = Math.max(Math.min((row.updated_at ?? row.start_time) - 1, standardEnd), row.start_time);
+  return baseFields(row, 'SUBSCRIPTION_EXTENDED', 'SUBSCRIPTION_EXTENDED', at);
+}
+
+/**
  * Given one row, returns the events that follow from it alone: the purchase (INITIAL_PURCHASE for
  * renewal number 1, else RENEWAL with `is_trial_conversion`; NON_RENEWING_PURCHASE for a product
- * that does not renew, and its refund as CANCELLATION `CUSTOMER_SUPPORT`), a pause
+ * that does not renew, and its refund as CANCELLATION `CUSTOMER_SUPPORT`), an extension
+ * (`extendedFrom`: the purchase to the standard period's end, SUBSCRIPTION_EXTENDED to the row's), a pause
  * (SUBSCRIPTION_PAUSED with `auto_resume_at_ms`), the opt-out (CANCELLATION `UNSUBSCRIBE` at `unsubscribe_detected_at`) and a
  * billing failure (BILLING_ISSUE with the grace end, and CANCELLATION `BILLING_ERROR`, at
  * `billing_issues_detected_at`, as the billing service sends them together). Pure.
@@ -112,8 +127,12 @@ export function eventsOfRow(row: ExportRow): DerivedEvent[] {
     return handled(row.refunded_at === null ? [purchase] : [purchase, refundOf(row)]);
   }
   const out: Draft[] = [];
-  if (row.renewal_number === 1) out.push(baseFields(row, 'INITIAL_PURCHASE', 'INITIAL_PURCHASE', row.start_time));
-  else out.push(withField(baseFields(row, 'RENEWAL', 'RENEWAL', row.start_time), 'is_trial_conversion', row.is_trial_conversion));
+  const purchase =
+    row.renewal_number === 1
+      ? baseFields(row, 'INITIAL_PURCHASE', 'INITIAL_PURCHASE', row.start_time)
+      : withField(baseFields(row, 'RENEWAL', 'RENEWAL', row.start_time), 'is_trial_conversion', row.is_trial_conversion);
+  out.push(purchase);
+  const standardEnd = extendedFrom(row);
   if (row.unsubscribe_detected_at !== null) {
     out.push(withField(baseFields(row, 'CANCELLATION', 'CANCELLATION:UNSUBSCRIBE', row.unsubscribe_detected_at), 'cancel_reason', 'UNSUBSCRIBE'));
   }
@@ -128,6 +147,13 @@ export function eventsOfRow(row: ExportRow): DerivedEvent[] {
     const at = row.billing_issues_detected_at;
     out.push(withField(baseFields(row, 'BILLING_ISSUE', 'BILLING_ISSUE', at), 'grace_period_expiration_at_ms', row.grace_period_end_time));
     out.push(withField(baseFields(row, 'CANCELLATION', 'CANCELLATION:BILLING_ERROR', at), 'cancel_reason', 'BILLING_ERROR'));
+  }
+  if (standardEnd !== null) {
+    // The purchase bought the standard period, and what the billing service sent before the
+    // extension named that end; the extension (at the row's last change) moved it later.
+    const extension = extensionOf(row, standardEnd);
+    for (const event of out) if (event === purchase || event.event_timestamp_ms < extension.event_timestamp_ms) event['expiration_at_ms'] = standardEnd;
+    out.push(extension);
   }
   return handled(out);
 }

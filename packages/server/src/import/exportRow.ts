@@ -3,7 +3,7 @@
  * times (`YYYY-MM-DD HH:MM:SS`, UTC) inside the core's instant range, booleans, numbers. A row that
  * fails names the column and why, so the import skips it and reports its line. Pure.
  */
-import { identifierProblem, isEpochMs, MAX_ID_BYTES, utf8Length } from '@tenure/core';
+import { daysInMonth, identifierProblem, isEpochMs, MAX_ID_BYTES, parseDuration, utf8Length, type Duration } from '@tenure/core';
 import { EVENT_ID_OVERHEAD } from './deriveEvents.js';
 import type { ColumnIndex, ExportColumn } from './exportColumns.js';
 
@@ -13,6 +13,11 @@ export interface ExportRow {
   /** `rc_last_seen_app_user_id_alias`, else the original id: what webhooks carry as `app_user_id`. */
   app_user_id: string;
   product_id: string;
+  /**
+   * `product_duration`, the product's standard period (ISO 8601, `P1M`), when the cell holds one;
+   * null when it is empty or not a duration (the row is imported as before, nothing derived from it).
+   */
+  product_duration: Duration | null;
   start_time: number;
   end_time: number | null;
   grace_period_end_time: number | null;
@@ -52,10 +57,6 @@ export interface RowProblem {
 
 const TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:Z|[+]00(?::?00)?)?$/;
 
-/** Days in month `mo` (1..12) of year `y`, Gregorian. */
-const daysIn = (y: number, mo: number): number =>
-  mo === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
-
 /** The number written by `count` ASCII digits of `text` from `at`, or -1 when one is not a digit. */
 function digitsAt(text: string, at: number, count: number): number {
   let n = 0;
@@ -70,7 +71,7 @@ function digitsAt(text: string, at: number, count: number): number {
 /** Epoch ms of checked fields, or null when the date does not exist or is outside the core's range. */
 function utcTime(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number | null {
   // Date.UTC would roll 2026-02-30 over to March: a date that does not exist is refused instead.
-  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || s > 59) return null;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return null;
   const t = Date.UTC(y, mo - 1, d, h, mi, s, ms);
   return isEpochMs(t) ? t : null;
 }
@@ -157,6 +158,12 @@ function time(cells: Cells, index: ColumnIndex, c: ExportColumn): number | null 
   return t;
 }
 
+/** `product_duration` when it is an ISO 8601 duration; null when empty or not one (informational: never a reason to skip a row). */
+function duration(cells: Cells, index: ColumnIndex): Duration | null {
+  const v = cell(cells, index, 'product_duration');
+  return v === '' || v.length > 40 ? null : parseDuration(v);
+}
+
 function bool(cells: Cells, index: ColumnIndex, c: ExportColumn): boolean {
   const v = cell(cells, index, c);
   if (v === 'true' || v === 'false') return v === 'true';
@@ -198,6 +205,7 @@ export function parseExportRow(cells: readonly string[], index: ColumnIndex): { 
       customer_id: customer,
       app_user_id: alias,
       product_id: id(cells, index, 'product_identifier'),
+      product_duration: duration(cells, index),
       start_time: start,
       end_time: time(cells, index, 'end_time'),
       grace_period_end_time: time(cells, index, 'grace_period_end_time'),

@@ -84,6 +84,7 @@ const oddRowArb = fc
     rc_original_app_user_id: oddTextArb(40),
     rc_last_seen_app_user_id_alias: oddTextArb(40),
     product_identifier: oddTextArb(20),
+    product_duration: fc.oneof(fc.constantFrom('P1M', 'P1Y', 'P1W', 'P3M', 'P7D', 'PT1H', ''), oddTextArb(10)),
     store_transaction_id: oddTextArb(40),
     original_store_transaction_id: oddTextArb(20),
     store: fc.oneof(fc.constantFrom('app_store', 'PLAY_STORE', 'stripe'), oddTextArb(10)),
