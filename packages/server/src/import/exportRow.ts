@@ -3,9 +3,10 @@
  * times (`YYYY-MM-DD HH:MM:SS`, UTC) inside the core's instant range, booleans, numbers. A row that
  * fails names the column and why, so the import skips it and reports its line. Pure.
  */
-import { daysInMonth, identifierProblem, isEpochMs, MAX_ID_BYTES, parseDuration, utf8Length, type Duration } from '@tenure/core';
+import { daysInMonth, identifierProblem, isEpochMs, MAX_ID_BYTES, utf8Length, type Duration } from '@tenure/core';
 import { EVENT_ID_OVERHEAD } from './deriveEvents.js';
 import type { ColumnIndex, ExportColumn } from './exportColumns.js';
+import { productDurationOf } from './rowExtension.js';
 
 /** The facts of one transaction the import uses (times in epoch ms, null when empty). */
 export interface ExportRow {
@@ -159,10 +160,7 @@ function time(cells: Cells, index: ColumnIndex, c: ExportColumn): number | null 
 }
 
 /** `product_duration` when it is an ISO 8601 duration; null when empty or not one (informational: never a reason to skip a row). */
-function duration(cells: Cells, index: ColumnIndex): Duration | null {
-  const v = cell(cells, index, 'product_duration');
-  return v === '' || v.length > 40 ? null : parseDuration(v);
-}
+const duration = (cells: Cells, index: ColumnIndex): Duration | null => productDurationOf(cell(cells, index, 'product_duration'));
 
 function bool(cells: Cells, index: ColumnIndex, c: ExportColumn): boolean {
   const v = cell(cells, index, c);

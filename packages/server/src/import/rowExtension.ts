@@ -1,10 +1,31 @@
 /**
  * Telling an extended period from the period a row bought. The export has no SUBSCRIPTION_EXTENDED:
  * an extension shows only as a later `end_time`, and `product_duration` (the standard period) is
- * what tells the two apart. Pure.
+ * what tells the two apart. Pure (parsed durations are remembered, the same for the same text).
  */
-import { addDuration, civilFromDays, DAY_MS, daysFromCivil, daysInMonth, type Duration } from '@tenure/core';
+import { addDuration, civilFromDays, DAY_MS, daysFromCivil, daysInMonth, parseDuration, type Duration } from '@tenure/core';
 import type { ExportRow } from './exportRow.js';
+
+/** Durations read so far: a file names a few (`P1M`, `P1Y`), so each is parsed once and shared by its rows. */
+const durations = new Map<string, Duration | null>();
+
+/**
+ * Given a `product_duration` cell, returns the ISO 8601 duration it holds (shared, frozen), or null
+ * when it is empty or not one.
+ *
+ * @example
+ * productDurationOf('P1M'); // { years: 0, months: 1, days: 0, ms: 0 }
+ */
+export function productDurationOf(text: string): Duration | null {
+  if (text === '' || text.length > 40) return null;
+  let d = durations.get(text);
+  if (d === undefined) {
+    d = parseDuration(text);
+    if (d !== null) Object.freeze(d);
+    if (durations.size < 256) durations.set(text, d);
+  }
+  return d;
+}
 
 /**
  * An end later than the standard period by at most this is not read as an extension: stores charge
