@@ -16,7 +16,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { exportCsvLines, exportTime, type ExportColumn } from '@tenure/billing-sim';
-import { DEFAULT_CONFIG, type ImportSession, type StoreContext, type SubscriberStore } from '@tenure/core';
+import { addDuration, DEFAULT_CONFIG, parseDuration, type ImportSession, type StoreContext, type SubscriberStore } from '@tenure/core';
 import { fixedClock, importExport, openExportReader } from '@tenure/server';
 import { benchDatabaseUrl, benchTempDir, noticeNoPostgres, openBenchStore, removeBenchDir, type StoreKind } from './store/benchStores.js';
 import { cpuMs, mb, startRssSampler } from './processUsage.js';
@@ -27,7 +27,8 @@ const ROWS = Number(process.env['BENCH_IMPORT_ROWS'] ?? 1_000_000);
 const STORE: StoreKind = process.env['BENCH_IMPORT_STORE'] === 'memory' ? 'memory' : process.env['BENCH_IMPORT_STORE'] === 'postgres' ? 'postgres' : 'sqlite';
 const T0 = Date.UTC(2025, 0, 1);
 const DAY = 86_400_000;
-const MONTH = 30 * DAY;
+/** The product's standard period (its `product_duration`): calendar months, as the stores renew. */
+const P1M = parseDuration('P1M')!;
 /** Transactions per subscription: 1 to 12 monthly periods, so ~6.5 rows per customer. */
 const periodsOf = (customer: number) => 1 + ((customer * 7) % 12);
 
@@ -40,8 +41,9 @@ function syntheticRow(c: number, p: number): Record<ExportColumn, string> {
   const start = T0 + (c % 365) * DAY + (c % 86_400) * 1000;
   const trial = c % 3 === 0;
   const latest = p === periods - 1;
-  const begins = start + p * MONTH;
-  const ends = begins + (trial && p === 0 ? 7 * DAY : MONTH);
+  const begins = addDuration(start, P1M, p);
+  const next = addDuration(start, P1M, p + 1);
+  const ends = trial && p === 0 ? begins + 7 * DAY : next;
   const billing = latest && c % 20 === 1;
   const refunded = latest && c % 50 === 2;
   const optOut = latest && c % 10 === 3;
@@ -86,7 +88,7 @@ function syntheticRow(c: number, p: number): Record<ExportColumn, string> {
     platform: 'iOS',
     experiment_id: '',
     experiment_variant: '',
-    updated_at: exportTime(latest ? ends : begins + MONTH),
+    updated_at: exportTime(latest ? ends : next),
     offer: '',
     offer_type: '',
     first_seen_time: exportTime(start),
