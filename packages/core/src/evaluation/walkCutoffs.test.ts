@@ -81,4 +81,18 @@ describe('walkCutoffs', () => {
     expect(summary.activity).toBe(2);
     expect(seen.find((s) => s.customer === 'stays')?.subscriber.last_activity_at).toBe(T0 + 44 * DAY);
   });
+
+  it('reads an end from the state after all the events of an instant, in any delivery order', () => {
+    // Two expirations at one instant (found by the order property): the paused one wins by the
+    // fold's key, so the subscriber is paused, whichever was delivered first; the unsubscribe one
+    // applied alone would read churned for a moment that never was.
+    const at = T0 + 50 * DAY;
+    const purchase = ev('INITIAL_PURCHASE', T0, { app_user_id: 'p', expiration_at_ms: at });
+    const unsubscribed = ev('EXPIRATION', at, { app_user_id: 'p', id: 'evt_100006', expiration_reason: 'UNSUBSCRIBE', expiration_at_ms: at });
+    const paused = ev('EXPIRATION', at, { app_user_id: 'p', id: 'evt_21793', expiration_reason: 'SUBSCRIPTION_PAUSED', expiration_at_ms: at, auto_resume_at_ms: at + 30 * DAY });
+    for (const order of [[purchase, unsubscribed, paused], [purchase, paused, unsubscribed]]) {
+      const { seen } = labels(order.map(event), [T0 + 45 * DAY]);
+      expect(seen.map((s) => s.churned)).toEqual([false]);
+    }
+  });
 });

@@ -137,11 +137,14 @@ export function walkCutoffs<T>(
     let endedAt: number | null = null;
     let e = 0;
     for (const instant of instants) {
-      for (; e < own.length && own[e]!.event_timestamp_ms < instant.at; e += 1) {
-        const event = own[e]!;
-        const next = applyEvent(subscriber, event);
-        if (isEndedState(next.state) && next.state_key !== null && (subscriber === undefined || !isEndedState(subscriber.state))) endedAt = event.event_timestamp_ms;
-        subscriber = next;
+      while (e < own.length && own[e]!.event_timestamp_ms < instant.at) {
+        // The events of one instant at once: the state between two of them is not a state the
+        // subscriber was ever in (their order at an instant is the fold's key, not the delivery's),
+        // so an end is read from the state before the instant and the state after it.
+        const at = own[e]!.event_timestamp_ms;
+        const before = subscriber;
+        for (; e < own.length && own[e]!.event_timestamp_ms === at; e += 1) subscriber = applyEvent(subscriber, own[e]!);
+        if (isEndedState(subscriber!.state) && subscriber!.state_key !== null && (before === undefined || !isEndedState(before.state))) endedAt = at;
       }
       for (; a < times.length && times[a]! < instant.at; a += 1) latestReport = times[a]!;
       const index = instant.index;

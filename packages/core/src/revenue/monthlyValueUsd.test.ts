@@ -52,6 +52,21 @@ describe('revenue on the subscriber', () => {
     expect(foldEvents([paid, topUp, odd])!.revenue?.price).toBe(4.99);
   });
 
+  it('reads the period paid for from the charge, not from a later event naming the end an extension moved', () => {
+    const renewal = ev('RENEWAL', T, { price: 9.99, purchased_at_ms: T, expiration_at_ms: T + 31 * DAY_MS });
+    const extension = ev('SUBSCRIPTION_EXTENDED', T + DAY_MS, { price: 9.99, purchased_at_ms: T, expiration_at_ms: T + 91 * DAY_MS });
+    const optOut = ev('CANCELLATION', T + 2 * DAY_MS, { cancel_reason: 'UNSUBSCRIBE', price: 9.99, purchased_at_ms: T, expiration_at_ms: T + 91 * DAY_MS });
+    const s = foldEvents([optOut, extension, renewal])!;
+    expect(s).toMatchObject({ state: 'pending_cancel', period_ends_at: T + 91 * DAY_MS });
+    expect(s.revenue?.period_ms).toBe(31 * DAY_MS);
+    expect(monthlyValueUsd(s)).toBe(9.99); // not a quarter's: the 60 days added are not paid for
+    // With no charge in the history (it starts mid-period), the latest other lifecycle event counts.
+    expect(foldEvents([optOut])!.revenue?.price).toBe(9.99);
+    // A later charge at another price replaces it.
+    const next = ev('RENEWAL', T + 91 * DAY_MS, { price: 12.99, purchased_at_ms: T + 91 * DAY_MS, expiration_at_ms: T + 122 * DAY_MS });
+    expect(foldEvents([next, optOut, renewal])!.revenue?.price).toBe(12.99);
+  });
+
   it('counts a price with an unknown period as one month', () => {
     expect(monthlyValueUsd(foldEvents([ev('RENEWAL', T, { price: 12 })])!)).toBe(12);
   });

@@ -1,12 +1,13 @@
 /**
- * What a subscriber's current subscription is worth: the price, currency and store of the latest
- * lifecycle event that charged something, and the length of the period that price buys.
+ * What a subscriber's current subscription is worth: the price, currency and store of its latest
+ * charge (else of the latest lifecycle event with a price), and the length of the period that price buys.
  */
 import type { HandledEvent } from '../events/webhookSchema.js';
 
 /**
- * The money side of the current subscription, as the billing service reported it on the latest
- * lifecycle event with a positive `price` (see `revenueOf`). `price` is in USD (RevenueCat
+ * The money side of the current subscription, as the billing service reported it on its latest
+ * charge with a positive `price` (INITIAL_PURCHASE, RENEWAL), else on the latest other lifecycle
+ * event with one (see `revenueOf`, `isLaterRevenueKey`). `price` is in USD (RevenueCat
  * converts); `period_ms` is `expiration_at_ms − purchased_at_ms` of that event, null when the event
  * lacks either.
  */

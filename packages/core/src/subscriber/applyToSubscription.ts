@@ -4,7 +4,7 @@
  * by construction (each field follows the event with the latest key; see docs/rules.md §2).
  */
 import type { SubscriptionRevenue } from '../revenue/subscriptionRevenue.js';
-import { isLaterKey } from './eventKey.js';
+import { isLaterKey, isLaterRevenueKey } from './eventKey.js';
 import type { SubscriptionRecord, SubscriptionView } from './subscription.js';
 import type { EventKey, SubscriberState } from './subscriber.js';
 
@@ -123,10 +123,11 @@ export function applyToSubscription(prev: SubscriptionView | undefined, id: stri
     periodKey = key;
   }
 
-  // Revenue follows the latest lifecycle event that charged something (a top-up's price is not the subscription's).
+  // Revenue follows the latest charge (a purchase or renewal with a price), else the latest other
+  // lifecycle event with one (a top-up's price is not the subscription's): see isLaterRevenueKey.
   let revenue = prev === undefined ? null : (prev.revenue ?? null);
   let revenueKey = prev === undefined ? null : (prev.revenue_key ?? null);
-  if (effect.charged !== null && isLaterKey(key, revenueKey)) {
+  if (effect.charged !== null && isLaterRevenueKey(key, revenueKey)) {
     revenue = effect.charged;
     revenueKey = key;
   }

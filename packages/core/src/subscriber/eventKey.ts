@@ -34,6 +34,27 @@ export function isLaterKey(a: EventKey, b: EventKey | null): boolean {
   return a.id > b.id;
 }
 
+/** The ranks of the events that charge a period (INITIAL_PURCHASE, RENEWAL): the rank names the type in a stored key. */
+const CHARGE_RANKS: ReadonlySet<number> = new Set([EVENT_PRECEDENCE.INITIAL_PURCHASE, EVENT_PRECEDENCE.RENEWAL]);
+
+/**
+ * Given the key of an event with a price and the key of the kept revenue, returns true when the
+ * event's revenue replaces it: a charge (a purchase or renewal) beats any other lifecycle event,
+ * then the later key wins. So the period paid for comes from the charge, not from a later
+ * cancellation or billing issue that names an end an extension moved (their price is the same
+ * transaction's); with no charge known (history that starts mid-period) the latest other one
+ * counts. A total order: order-independent. Pure.
+ *
+ * @example
+ * isLaterRevenueKey({ at: 2, rank: EVENT_PRECEDENCE.CANCELLATION, id: 'c' }, { at: 1, rank: EVENT_PRECEDENCE.RENEWAL, id: 'r' }); // false
+ */
+export function isLaterRevenueKey(a: EventKey, b: EventKey | null): boolean {
+  if (b === null) return true;
+  const charge = CHARGE_RANKS.has(a.rank);
+  if (charge !== CHARGE_RANKS.has(b.rank)) return charge;
+  return isLaterKey(a, b);
+}
+
 /**
  * The types counted per transaction: each adds to a sum (renewals, billing failures, revenue), and
  * one transaction of the billing service is one of them however many deliveries (webhook ids, the

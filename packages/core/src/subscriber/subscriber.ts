@@ -60,8 +60,9 @@ export interface Subscriber {
   period_ends_at: number | null;
   period_key: EventKey | null;
   /**
-   * The current subscription's price, currency, store and period: from the latest lifecycle event
-   * with a positive `price` (trials at 0 and refunds below 0 leave it). Null (or absent in a record
+   * The current subscription's price, currency, store and period: from its latest charge
+   * (INITIAL_PURCHASE, RENEWAL) with a positive `price`, else the latest other lifecycle event with
+   * one (trials at 0 and refunds below 0 leave it; `isLaterRevenueKey`). Null (or absent in a record
    * stored by an older version) until one is seen. See `monthlyValueUsd`.
    */
   revenue?: SubscriptionRevenue | null;
