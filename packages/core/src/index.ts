@@ -200,7 +200,7 @@ export type {
 export { materializeAtRisk, configFingerprint } from './atRisk/materializeAtRisk.js';
 
 // --- Store ports ---
-export type { SubscriberStore, ImportSession, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, ProgressListener, ConfigCheck } from './store/subscriberStore.js';
+export type { SubscriberStore, ImportSession, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, MovedSubscription, ProgressListener, ConfigCheck } from './store/subscriberStore.js';
 export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
 export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger, DispatchQuery, DispatchTally } from './store/dispatchLog.js';
 export { compareTimeline, timelinePage, cursorOf } from './store/eventTimeline.js';
@@ -214,6 +214,6 @@ export type { UtcDay } from './trends/utcDay.js';
 export { SNAPSHOT_SOURCES, dailySnapshotOf, mergeSnapshots } from './trends/dailySnapshot.js';
 export type { DailySnapshot, SnapshotSource, SnapshotTotal } from './trends/dailySnapshot.js';
 export { snapshotsFromEvents } from './trends/snapshotsFromEvents.js';
-export { EXPORT_API_VERSION, toExportLine, parseExportLine } from './store/exportLine.js';
+export { EXPORT_API_VERSION, toExportLine, toMovedSubscriptionLine, parseExportLine } from './store/exportLine.js';
 export { EXPORT_V5_COLUMNS, type ExportColumn } from './events/dataExportColumns.js';
 export type { ParsedExportLine, ExportLineValue } from './store/exportLine.js';

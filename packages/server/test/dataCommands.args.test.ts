@@ -81,6 +81,7 @@ describe('runDataCommand', () => {
   it('documents the flags, variables, line format and exit codes in the help', () => {
     for (const help of [REPLAY_HELP, EXPORT_HELP, IMPORT_HELP]) expect(help).toMatch(/--store[\s\S]*DATABASE_URL[\s\S]*Exit status/);
     expect(EXPORT_HELP).toContain('{"activity":{"customer_id":"...","at":<epoch ms>}}');
+    expect(EXPORT_HELP).toContain('{"moved_subscription":{"original_transaction_id":"...","receiver":\n"..."}}');
     expect(IMPORT_HELP).toMatch(/1 some lines were rejected/);
   });
 

@@ -99,6 +99,7 @@ describe('formatImportReport', () => {
     duplicate: 2,
     ignored: 1,
     activity: 0,
+    routes: 0,
     rejected: 12,
     rejections: Array.from({ length: 12 }, (_, i) => ({ line: i + 3, field: 'event.app_user_id', message: 'Invalid input' })),
     rejections_omitted: 0,
@@ -108,6 +109,10 @@ describe('formatImportReport', () => {
     const text = formatImportReport(report, 2_000, 10).split('\n');
     expect(text[0]).toBe('import: 1,000 lines in 2.0s (500 lines/s): 985 new, 2 duplicate, 1 ignored, 0 activity, 12 rejected');
     expect(text[1]).toBe('  line 3 (event.app_user_id): Invalid input');
+    // Routes (moved subscriptions) are listed when the file had some.
+    expect(formatImportReport({ ...report, routes: 3 }, 2_000, 10).split('\n')[0]).toBe(
+      'import: 1,000 lines in 2.0s (500 lines/s): 985 new, 2 duplicate, 1 ignored, 0 activity, 3 routes, 12 rejected',
+    );
     expect(text).toHaveLength(12);
     expect(text[11]).toBe('  ... and 2 more rejected lines (--json lists them)');
   });

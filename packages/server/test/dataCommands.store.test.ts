@@ -24,7 +24,8 @@ import { fixedClock } from '../src/clock/clock.js';
 import { ImportInterrupted, importRecords } from '../src/cli/storeData/importRecords.js';
 import { runDataCommand } from '../src/cli/dataCommands.js';
 import { openStore, parseStoreSpec } from '../src/store/openStore.js';
-import { DAY, fixture, T0 } from './helpers/fixtures.js';
+import { transferEvent } from '@tenure/store-contract';
+import { DAY, fixture, handledEvent as fixtureEvent, T0 } from './helpers/fixtures.js';
 import { generateStories, handledEvent } from './durability/webhookStream.js';
 import { TEST_DATABASE_URL, testSchema, warnIfNoPostgres } from './durability/postgresSchema.js';
 
@@ -124,6 +125,7 @@ async function snapshot(store: SubscriberStore) {
     events: await store.eventCount(),
     count: await store.count(),
     records: await collect(store.records()),
+    routes: await collect(store.movedSubscriptions()),
     atRisk: await store.atRisk({ limit: 10_000, min_score: 0 }, ctx),
   };
 }
@@ -179,6 +181,7 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
         duplicate: 0,
         ignored: 0,
         activity: activity.length,
+        routes: 0,
         rejected: 0,
         rejections: [],
         rejections_omitted: 0,
@@ -214,6 +217,50 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
       expect(JSON.parse(second.out.join(''))).toMatchObject({ new: 0, duplicate: events.length, activity: activity.length, rejected: 0 });
       expect(second.err.join('')).toMatch(new RegExp(`: 0 new, ${events.length} duplicate, 0 ignored, ${activity.length} activity, 0 rejected\\n$`));
       expect(await withStore(b.spec, snapshot)).toEqual(first);
+    }, 60_000);
+
+    it('carries the routes of moved subscriptions: a store imported from an export sends a late event of one to its receiver, as the original does', async () => {
+      const a = fresh(backend);
+      const b = fresh(backend);
+      // The sender's subscription otx_s (bought, renewed) moves to user_r by a TRANSFER.
+      const sender = { app_user_id: 'user_s', original_app_user_id: 'user_s', aliases: ['user_s'], original_transaction_id: 'otx_s' };
+      const bought = fixtureEvent('initial_purchase', { ...sender, id: 'rt_1', event_timestamp_ms: T0, purchased_at_ms: T0, expiration_at_ms: T0 + 30 * DAY });
+      const renewed = fixtureEvent('renewal', { ...sender, id: 'rt_2', event_timestamp_ms: T0 + 30 * DAY, purchased_at_ms: T0 + 30 * DAY, expiration_at_ms: T0 + 60 * DAY });
+      const own = fixtureEvent('initial_purchase', { app_user_id: 'user_r', original_app_user_id: 'user_r', aliases: ['user_r'], original_transaction_id: 'otx_r', id: 'rt_3', event_timestamp_ms: T0 + DAY, purchased_at_ms: T0 + DAY, expiration_at_ms: T0 + 31 * DAY });
+      const late = fixtureEvent('renewal', { ...sender, id: 'rt_4', event_timestamp_ms: T0 + 60 * DAY, purchased_at_ms: T0 + 60 * DAY, expiration_at_ms: T0 + 90 * DAY });
+      const { events } = await withStore(a.spec, async (s) => {
+        const seeded = await seed(s, 20);
+        await s.applyEvents([bought, renewed, own], ctx);
+        await s.applyTransfer(transferEvent('rt_tr', ['user_s'], ['user_r']), ctx);
+        return seeded;
+      });
+      const file = join(dir, `export-${++n}.ndjson`);
+      const exp = capture();
+      expect((await runDataCommand('export', ['--store', a.spec, '--out', file], {}, exp.io)).code).toBe(0);
+      expect(exp.err.join('')).toMatch(/^export: [\d,]+ events, \d+ activity and 1 route lines written to /);
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+      // The route comes last: the moved subscription to the receiving id (the receiver's own otx_r did not move).
+      expect(lines).toHaveLength((await withStore(a.spec, (s) => collect(s.records()))).length + 1);
+      expect(JSON.parse(lines.at(-1)!)).toEqual({ moved_subscription: { original_transaction_id: 'otx_s', receiver: 'user_r' } });
+      expect(JSON.parse(lines.at(-2)!)).not.toHaveProperty('moved_subscription');
+
+      for (let run = 1; run <= 2; run++) {
+        const imp = capture();
+        expect((await runDataCommand('import', [file, '--store', b.spec, '--clock', CLOCK, '--json'], {}, imp.io)).code).toBe(0);
+        expect(JSON.parse(imp.out.join(''))).toMatchObject({ new: run === 1 ? events.length + 3 : 0, routes: 1, rejected: 0 });
+        expect(imp.err.join('')).toMatch(/ activity, 1 routes, 0 rejected\n$/);
+        // The second import of the same file changes nothing.
+        expect(await withStore(b.spec, snapshot)).toEqual(await withStore(a.spec, snapshot));
+      }
+
+      // A renewal of the moved subscription, delivered late under the sender's ids, reaches user_r in both.
+      for (const spec of [a.spec, b.spec]) {
+        await withStore(spec, async (s) => {
+          expect(await s.applyEvent(late, ctx)).toMatchObject({ status: 'applied', subscriber: { customer_id: 'user_r', renewals: 2 } });
+          expect(await s.get('user_s')).toBeUndefined();
+        });
+      }
+      expect(await withStore(b.spec, snapshot)).toEqual(await withStore(a.spec, snapshot));
     }, 60_000);
 
     it('reports each rejected line with its number and reason, counts ignored types, and imports the rest (exit 1)', async () => {
@@ -349,6 +396,22 @@ describe('importRecords on SQLite', () => {
     expect((error as ImportInterrupted).report).toMatchObject({ new: 100, duplicate: 0 });
     expect((error as ImportInterrupted).line).toBe(200);
     expect(await withStore(t.spec, (s) => s.eventCount())).toBe(100);
+  });
+
+  it('restores a route in file order: the events before its line stay where delivered, those after it are routed; a bad route line is rejected with its number', async () => {
+    const t = fresh(BACKENDS[0]!);
+    const renewal = (id: string, day: number) => JSON.stringify(fixture('renewal', { id, app_user_id: 'user_s', original_app_user_id: 'user_s', aliases: ['user_s'], original_transaction_id: 'otx_s', event_timestamp_ms: T0 + day * DAY }));
+    const route = (receiver: string) => JSON.stringify({ moved_subscription: { original_transaction_id: 'otx_s', receiver } });
+    const file = [renewal('ro_1', 1), route('user_x'), JSON.stringify({ moved_subscription: { original_transaction_id: 'otx_s', receiver: '' } }), route('user_r'), renewal('ro_2', 2), route('user_z'), route('user_r')];
+    const report = await withStore(t.spec, (store) => importRecords(store, Readable.from(file), { clock: fixedClock(NOW), config: DEFAULT_CONFIG }));
+    expect(report).toMatchObject({ lines: 7, new: 2, routes: 4, rejected: 1, rejections: [{ line: 3, field: 'moved_subscription.receiver', message: 'Must not be empty' }] });
+    await withStore(t.spec, async (store) => {
+      expect((await store.get('user_s'))?.renewals).toBe(1); // ro_1, stored before any route
+      expect((await store.get('user_r'))?.renewals).toBe(1); // ro_2, after the route to user_r
+      expect(await store.get('user_x')).toBeUndefined();
+      // The latest route of the subscription wins.
+      expect(await collect(store.movedSubscriptions())).toEqual([{ original_transaction_id: 'otx_s', receiver: 'user_r' }]);
+    });
   });
 
   it('with --clock event, assesses each batch at the latest event time read', async () => {

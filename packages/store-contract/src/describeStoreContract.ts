@@ -12,13 +12,14 @@ import { describeMovedSubscriptionContract } from './movedSubscriptionContract.j
 import { describeOccurrenceContract } from './occurrenceContract.js';
 import { describeRecordsContract } from './recordsContract.js';
 import { describeReplayMergeContract } from './replayMergeContract.js';
+import { describeRoutesExportContract } from './routesExportContract.js';
 import { describeTimelineContract } from './timelineContract.js';
 import { describeTransferContract } from './transferContract.js';
 import { resolveContractOptions, type StoreContractOptions, type StoreFactory } from './storeFactory.js';
 
 /**
  * Given a name and a factory of empty stores, registers the store contract as vitest `describe`
- * blocks: exactly-once events (also within a batch; one transaction counts once under any id), transfers (and the later events of the subscriptions they moved), aliases (one person under several ids), the bulk import (a session folding each person once, equal to applyEvents), activity, reads in code point order, the
+ * blocks: exactly-once events (also within a batch; one transaction counts once under any id), transfers (and the later events of the subscriptions they moved, also in a store imported from an export), aliases (one person under several ids), the bulk import (a session folding each person once, equal to applyEvents), activity, reads in code point order, the
  * at-risk query (filters, order, keyset paging, default minimum score, rows moving with time, the
  * sweep, configuration changes), `ensureConfig` (one rescore per configuration change, with progress), records, replay (which merges persons stored apart, when the factory can store them: `storeApart`), the dispatch log (also by customer, since a time, and its tally), a customer's timeline, the daily snapshots, and a model-based test checking
  * arbitrary histories against the core's reducers and `selectAtRisk`. Call it at the top level of a
@@ -37,6 +38,7 @@ export function describeStoreContract(name: string, factory: StoreFactory, optio
     describeOccurrenceContract(factory, resolved);
     describeTransferContract(factory, resolved);
     describeMovedSubscriptionContract(factory, resolved);
+    describeRoutesExportContract(factory, resolved);
     describeAliasContract(factory, resolved);
     describeImportContract(factory, resolved);
     describeAtRiskContract(factory, resolved);

@@ -50,8 +50,8 @@ const normalized = (records: StoredRecord[]): StoredRecord[] => [
   ...records.flatMap((r) => (r.kind === 'activity' ? [r] : [])).sort((a, b) => compareIds(a.customer_id, b.customer_id)),
 ];
 
-/** Asserts that two stores hold the same records, rows, identities and events. */
-async function expectSameStores(actual: SubscriberStore, expected: SubscriberStore, ids: readonly string[], ctx: StoreContext): Promise<void> {
+/** Asserts that two stores hold the same records, rows, identities and events (the export/import tests use it too). */
+export async function expectSameStores(actual: SubscriberStore, expected: SubscriberStore, ids: readonly string[], ctx: StoreContext): Promise<void> {
   const subscribers = await listAll(expected);
   expect(await listAll(actual)).toEqual(subscribers);
   expect(await actual.count()).toBe(await expected.count());

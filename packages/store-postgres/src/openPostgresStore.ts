@@ -5,7 +5,7 @@
  * concurrent events of one customer from losing an update, row locks order refreshes.
  */
 import { type AtRiskEntry, type AtRiskPage, type AtRiskQuery, type ConfigCheck, type ProgressListener,
-  type PositionOf, type HandledEvent, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig, type TransferEvent, type TimelineQuery } from '@tenure/core';
+  type PositionOf, type HandledEvent, type MovedSubscription, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig, type TransferEvent, type TimelineQuery } from '@tenure/core';
 import pg from 'pg';
 import { PostgresStoreError } from './postgresStoreError.js';
 import { ConfigGuard } from './internal/configGuard.js';
@@ -19,7 +19,8 @@ import { readAtRisk } from './internal/readAtRisk.js';
 import { anyDue, refreshAllRows, refreshDueRows, refreshSql } from './internal/refreshRows.js';
 import { relinkPeople } from './internal/relinkPeople.js';
 import { replaySubscribers } from './internal/replaySubscribers.js';
-import { streamRecords, streamSubscribers } from './internal/streamRows.js';
+import { streamMovedSubscriptions, streamRecords, streamSubscribers } from './internal/streamRows.js';
+import { restoreMoved } from './internal/pgMovedSubscriptions.js';
 import { tablesOf } from './internal/tables.js';
 import { transferCustomers } from './internal/transferCustomers.js';
 import { withTransaction } from './internal/withTransaction.js';
@@ -228,6 +229,13 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
     },
 
     records: () => streamRecords(pool, t),
+
+    movedSubscriptions: () => streamMovedSubscriptions(pool, t),
+
+    async restoreMovedSubscriptions(routes: readonly MovedSubscription[]) {
+      await batcher.drained(); // events this process accepted before the routes commit before them, where they were delivered
+      await withTransaction(pool, (client) => restoreMoved(client, t, routes));
+    },
 
     eventsOf: (customerId: string, query: TimelineQuery) => readTimeline(pool, t, customerId, query),
 

@@ -25,6 +25,7 @@ import {
   type PositionOf,
   type ProgressListener,
   type StoreContext,
+  type MovedSubscription,
   type StoredRecord,
   type Subscriber,
   type SubscriberStore,
@@ -375,6 +376,19 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
         if (rows.length < BATCH) break;
         id = rows[rows.length - 1]!.customer_id;
       }
+    },
+    async *movedSubscriptions(): AsyncIterable<MovedSubscription> {
+      let after = '';
+      for (;;) {
+        const rows = moved.page(after, BATCH);
+        yield* rows;
+        if (rows.length < BATCH) break;
+        after = rows[rows.length - 1]!.original_transaction_id;
+      }
+    },
+    async restoreMovedSubscriptions(routes) {
+      deliveries.flush(); // events accepted before the routes are committed before them, so they stay where they were delivered
+      moved.restore(routes);
     },
     async eventsOf(customerId, query) {
       return timeline(customerId, query);

@@ -50,6 +50,17 @@ export type StoredRecord =
   | { kind: 'event'; event: HandledEvent }
   | { kind: 'activity'; customer_id: string; at: number };
 
+/**
+ * One route a TRANSFER left (docs/rules.md §2, Later events of a moved subscription): the
+ * subscription (`original_transaction_id`) moved to `receiver`, the receiving id of the latest
+ * transfer that moved it. Kept apart from `StoredRecord`: it is no history (the backtest and
+ * snapshots read records), only where later events go; exported after the records.
+ */
+export interface MovedSubscription {
+  original_transaction_id: string;
+  receiver: string;
+}
+
 /** Progress of a long operation (replay): how many done of how many (total may be an estimate). */
 export type ProgressListener = (done: number, total: number) => void;
 
@@ -114,6 +125,21 @@ export interface SubscriberStore {
   eventCount(): Promise<number>;
   /** Every stored event (in the order stored), then every customer's latest reported activity; streamed. */
   records(): AsyncIterable<StoredRecord>;
+  /**
+   * Every subscription a transfer moved and its receiving id (the latest transfer's), in
+   * `original_transaction_id` order (code point order); streamed. `tenure export` writes them after
+   * the records, so an import restores them with `restoreMovedSubscriptions`.
+   */
+  movedSubscriptions(): AsyncIterable<MovedSubscription>;
+  /**
+   * Keeps each route as the transfer that made it would have (an import of an export): afterwards
+   * every write path routes a later event of the subscription to `receiver`. In order, in one
+   * transaction: a route replaces the one held for its subscription (a later route of the same
+   * subscription, here or in a later call, wins); a route already held changes nothing. Events
+   * already stored are left as they are (a route applies to events delivered after it), and no
+   * record is created.
+   */
+  restoreMovedSubscriptions(routes: readonly MovedSubscription[]): Promise<void>;
   /**
    * One customer's stored events, newest first (event time descending, then id descending in code
    * point order: `compareTimeline`), at most `query.limit`, strictly after `query.before` when

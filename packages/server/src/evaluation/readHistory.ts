@@ -84,7 +84,10 @@ async function readNdjson(path: string, stream: Stream, progress: () => void): P
       history.read += 1;
       if (line.kind === 'record') history.records.push(line.record);
       else if (line.kind === 'ignored') history.ignored += 1;
-      else {
+      else if (line.kind === 'moved_subscription') {
+        // A moved subscription's route only says where events delivered later go: the exported
+        // events are already re-keyed, so a history has nothing to take from it.
+      } else {
         // The first line tells the format: a CSV or a binary file is not NDJSON with a bad line.
         if (history.read === 1 && line.field === 'line') {
           return { ok: false, error: `${path} is not NDJSON as \`tenure export\` writes it: line ${lineNo} is not JSON (for a RevenueCat data export use --format revenuecat-export)` };

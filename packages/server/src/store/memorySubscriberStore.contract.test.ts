@@ -36,6 +36,8 @@ function resettable(): SubscriberStore & { reset(): void } {
     count: () => inner.count(),
     eventCount: () => inner.eventCount(),
     records: () => inner.records(),
+    movedSubscriptions: () => inner.movedSubscriptions(),
+    restoreMovedSubscriptions: (...args) => inner.restoreMovedSubscriptions(...args),
     eventsOf: (...args) => inner.eventsOf(...args),
     replay: (...args) => inner.replay(...args),
     ensureConfig: (...args) => inner.ensureConfig(...args),

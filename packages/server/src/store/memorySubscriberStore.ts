@@ -16,6 +16,7 @@ import type {
   TimelineQuery,
   HandledEvent,
   ImportSession,
+  MovedSubscription,
   PositionOf,
   ProgressListener,
   StoreContext,
@@ -149,6 +150,14 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     async *records(): AsyncIterable<StoredRecord> {
       for (const event of log.all()) yield { kind: 'event', event };
       for (const entry of entries.values()) if (entry.reported !== null) yield { kind: 'activity', customer_id: entry.id, at: entry.reported };
+    },
+
+    async *movedSubscriptions(): AsyncIterable<MovedSubscription> {
+      yield* table.moved.all();
+    },
+
+    async restoreMovedSubscriptions(routes: readonly MovedSubscription[]): Promise<void> {
+      for (const route of routes) table.moved.restore(route);
     },
 
     async eventsOf(customerId: string, query: TimelineQuery): Promise<EventPage> {

@@ -12,7 +12,7 @@
  * it routes the events, takes the locks of the ids the routed events name and of their persons, and
  * reads the map again, until it is unchanged: every transfer that could change it then waits too.
  */
-import { movedSubscriptionOf, routeMovedSubscription, type HandledEvent } from '@tenure/core';
+import { movedSubscriptionOf, routeMovedSubscription, type HandledEvent, type MovedSubscription } from '@tenure/core';
 import type pg from 'pg';
 import { lockPeople } from './pgPeople.js';
 import type { Tables } from './tables.js';
@@ -70,5 +70,23 @@ export async function recordMoved(client: pg.ClientBase, t: Tables, keys: readon
        WHERE customer_id = ANY($1::text[]) AND json_typeof(body -> 'original_transaction_id') = 'string' AND body ->> 'original_transaction_id' <> ''
      ON CONFLICT (original_transaction_id) DO UPDATE SET receiver = excluded.receiver`,
     [keys, receiver],
+  );
+}
+
+/**
+ * Inside an open transaction: restores `routes` (an import of an export), the latest of a
+ * subscription winning; a route already held is not written again. No locks: an event of the
+ * subscription committed concurrently is stored as if delivered before the route (on the ids it
+ * names), as it would be before a transfer.
+ */
+export async function restoreMoved(client: pg.ClientBase, t: Tables, routes: readonly MovedSubscription[]): Promise<void> {
+  // One row per subscription (an upsert may not touch one row twice): the last in the list.
+  const latest = new Map(routes.map((r) => [r.original_transaction_id, r.receiver]));
+  if (latest.size === 0) return;
+  await client.query(
+    `INSERT INTO ${t.movedSubscriptions} AS m (original_transaction_id, receiver)
+       SELECT * FROM unnest($1::text[], $2::text[])
+     ON CONFLICT (original_transaction_id) DO UPDATE SET receiver = excluded.receiver WHERE m.receiver <> excluded.receiver`,
+    [[...latest.keys()], [...latest.values()]],
   );
 }

@@ -2,7 +2,7 @@
  * Streaming the stored data a page at a time (keyset pagination), so listing or exporting a million
  * subscribers holds one page in memory, never the whole table.
  */
-import type { HandledEvent, StoredRecord, Subscriber } from '@tenure/core';
+import type { HandledEvent, MovedSubscription, StoredRecord, Subscriber } from '@tenure/core';
 import type pg from 'pg';
 import type { Tables } from './tables.js';
 
@@ -20,6 +20,21 @@ export async function* streamSubscribers(pool: pg.Pool, t: Tables): AsyncIterabl
     const last = rows[rows.length - 1];
     if (last === undefined || rows.length < PAGE) return;
     after = last.customer_id;
+  }
+}
+
+/** Every moved subscription's route in `original_transaction_id` order (code point order: the column's "C" collation). */
+export async function* streamMovedSubscriptions(pool: pg.Pool, t: Tables): AsyncIterable<MovedSubscription> {
+  let after = '';
+  for (;;) {
+    const { rows } = await pool.query<MovedSubscription>(
+      `SELECT original_transaction_id, receiver FROM ${t.movedSubscriptions} WHERE original_transaction_id > $1 ORDER BY original_transaction_id LIMIT ${PAGE}`,
+      [after],
+    );
+    yield* rows;
+    const last = rows[rows.length - 1];
+    if (last === undefined || rows.length < PAGE) return;
+    after = last.original_transaction_id;
   }
 }
 

@@ -7,7 +7,7 @@
  * person. Runs inside the caller's transaction (one writer at a time: no race with a transfer).
  */
 import type Database from 'better-sqlite3';
-import { routeMovedSubscription, type HandledEvent } from '@tenure/core';
+import { routeMovedSubscription, type HandledEvent, type MovedSubscription } from '@tenure/core';
 
 /** The moved subscriptions of one connection. */
 export interface SqliteMovedSubscriptions {
@@ -15,6 +15,10 @@ export interface SqliteMovedSubscriptions {
   route(event: HandledEvent): HandledEvent;
   /** Every subscription of the events stored under `key` now routes to `receiver` (before they move to it). */
   record(key: string, receiver: string): void;
+  /** At most `limit` routes after the subscription `after` ('' for the first), in `original_transaction_id` order. */
+  page(after: string, limit: number): MovedSubscription[];
+  /** Restores routes in order, in one write transaction: each replaces the one held for its subscription. */
+  restore(routes: readonly MovedSubscription[]): void;
 }
 
 /** Given a migrated database, returns its moved subscriptions. */
@@ -27,11 +31,25 @@ export function createSqliteMovedSubscriptions(db: Database.Database): SqliteMov
        WHERE customer_id = ? AND json_type(body, '$.original_transaction_id') = 'text' AND json_extract(body, '$.original_transaction_id') <> ''
      ON CONFLICT (original_transaction_id) DO UPDATE SET receiver = excluded.receiver`,
   );
+  // Keyset pages in BINARY (code point) order, the primary key's, like the other reads of ids.
+  const page = db.prepare<[string, number], MovedSubscription>(
+    'SELECT original_transaction_id, receiver FROM moved_subscriptions WHERE original_transaction_id > ? ORDER BY original_transaction_id LIMIT ?',
+  );
+  // A route already held is not written again.
+  const restore = db.prepare<[string, string]>(
+    `INSERT INTO moved_subscriptions (original_transaction_id, receiver) VALUES (?, ?)
+     ON CONFLICT (original_transaction_id) DO UPDATE SET receiver = excluded.receiver WHERE receiver <> excluded.receiver`,
+  );
+  const restoreAll = db.transaction((routes: readonly MovedSubscription[]) => {
+    for (const route of routes) restore.run(route.original_transaction_id, route.receiver);
+  });
   const lookup = (subscription: string) => receiverOf.get(subscription);
   return {
     route: (event) => routeMovedSubscription(event, lookup),
     record(key, receiver) {
       record.run(receiver, key);
     },
+    page: (after, limit) => page.all(after, limit),
+    restore: (routes) => restoreAll.immediate(routes),
   };
 }

@@ -34,7 +34,9 @@ export const EXPORT_HELP = `Usage: tenure export [--out FILE] [options]
 Write everything the store holds as NDJSON, streamed: first every stored event as a webhook body
 ({"api_version":"1.0","event":{...}}, one per line, in storage order; a line can also be POSTed to
 /webhook), then one {"activity":{"customer_id":"...","at":<epoch ms>}} line per customer with
-app-reported activity. Read it back with "tenure import" (e.g. to move from SQLite to PostgreSQL).
+app-reported activity, then one {"moved_subscription":{"original_transaction_id":"...","receiver":
+"..."}} line per subscription a TRANSFER moved (where its later events go). Read it back with
+"tenure import" (e.g. to move from SQLite to PostgreSQL).
 
 Options (flag | environment variable | default):
   -o, --out <file>                     stdout
@@ -51,13 +53,16 @@ export const IMPORT_HELP = `Usage: tenure import <FILE | -> [options]
        tenure import --format revenuecat-export <FILE | -> [--include-sandbox] [--as-of ISO] [options]
 
 Read NDJSON written by "tenure export" (or webhook bodies, one per line) into the store: events in
-batches, each batch one transaction, activity per customer. Idempotent: events are unique by id, so
-importing a file again, or after an interruption, changes nothing already stored.
+batches, each batch one transaction, activity per customer, moved subscriptions' routes in file
+order (a route applies to the events after its line). Idempotent: events are unique by id and a
+route already held changes nothing, so importing a file again, or after an interruption, changes
+nothing already stored.
 
 Every line is counted as new, duplicate (event id already stored), ignored (a well-formed event of a
-type tenure does not apply, e.g. TRANSFER), activity, or rejected (not JSON, or a field is invalid;
-activity of a customer with no events anywhere). Rejected lines are listed on stderr with their
-line number and reason (the first 100; --json lists up to 10,000); the other lines are imported.
+type tenure does not apply, e.g. TRANSFER), activity, routes, or rejected (not JSON, or a field is
+invalid; activity of a customer with no events anywhere). Rejected lines are listed on stderr with
+their line number and reason (the first 100; --json lists up to 10,000); the other lines are
+imported.
 
 With --format revenuecat-export, read RevenueCat's scheduled data export (version 5 transactions
 CSV, gzip or plain): every subscriber is derived as of the export from its transactions, as the

@@ -12,7 +12,9 @@ import { formatCount, formatDuration, formatRate } from './progressReporter.js';
  * //   line 3 (line): Invalid JSON: ...
  */
 export function formatImportReport(report: ImportReport, ms: number, listed: number): string {
-  const counts = (['new', 'duplicate', 'ignored', 'activity', 'rejected'] as const).map((k) => `${formatCount(report[k])} ${k}`).join(', ');
+  // Routes (moved subscriptions) only when the file had some: most exports hold no transfer.
+  const kinds = report.routes > 0 ? (['new', 'duplicate', 'ignored', 'activity', 'routes', 'rejected'] as const) : (['new', 'duplicate', 'ignored', 'activity', 'rejected'] as const);
+  const counts = kinds.map((k) => `${formatCount(report[k])} ${k}`).join(', ');
   const out = [`import: ${formatCount(report.lines)} lines in ${formatDuration(ms)} (${formatRate(report.lines, ms, 'lines')}): ${counts}`];
   for (const r of report.rejections.slice(0, listed)) out.push(`  line ${r.line} (${r.field}): ${r.message}`);
   const rest = report.rejected - Math.min(listed, report.rejections.length);

@@ -1,10 +1,12 @@
 /**
  * Reading `tenure import`'s NDJSON into a store: each line parsed with the core's
  * `parseExportLine`, events applied in batches (one transaction each, duplicates counted, never
- * applied twice), activity applied per customer, and every rejected line kept with its number and
- * reason. Idempotent: importing the same lines again changes nothing.
+ * applied twice), activity applied per customer, moved subscriptions' routes restored in file order
+ * (those lines apply to the event lines after them: `tenure export` writes them last), and every
+ * rejected line kept with its number and reason. Idempotent: importing the same lines again changes
+ * nothing.
  */
-import type { HandledEvent, StoreContext, Subscriber, SubscriberStore, TenureConfig } from '@tenure/core';
+import type { HandledEvent, MovedSubscription, StoreContext, Subscriber, SubscriberStore, TenureConfig } from '@tenure/core';
 import type { Clock } from '../../clock/clock.js';
 import { parseImportLine } from './parseImportLine.js';
 
@@ -30,6 +32,8 @@ export interface ImportReport {
   ignored: number;
   /** Activity lines applied to a stored customer. */
   activity: number;
+  /** Moved-subscription lines restored (`restoreMovedSubscriptions`; a route already held counts too). */
+  routes: number;
   rejected: number;
   rejections: Rejection[];
   /** Rejections counted but not listed (past `maxRejections`). */
@@ -89,7 +93,7 @@ interface PendingActivity {
 export async function importRecords(store: SubscriberStore, lines: AsyncIterable<string>, options: ImportOptions): Promise<ImportReport> {
   const batchSize = options.batchSize ?? 1_000;
   const maxRejections = options.maxRejections ?? 10_000;
-  const report: ImportReport = { lines: 0, new: 0, duplicate: 0, ignored: 0, activity: 0, rejected: 0, rejections: [], rejections_omitted: 0 };
+  const report: ImportReport = { lines: 0, new: 0, duplicate: 0, ignored: 0, activity: 0, routes: 0, rejected: 0, rejections: [], rejections_omitted: 0 };
   const context = (): StoreContext => ({ now: options.clock.now(), config: options.config });
   const reject = (line: number, field: string, message: string) => {
     report.rejected += 1;
@@ -98,6 +102,7 @@ export async function importRecords(store: SubscriberStore, lines: AsyncIterable
   };
 
   let events: HandledEvent[] = [];
+  let routes: MovedSubscription[] = [];
   // Latest time per customer: one call per customer per batch, so no two calls race for one row.
   let activity = new Map<string, PendingActivity>();
   const unknown: PendingActivity[] = [];
@@ -111,6 +116,12 @@ export async function importRecords(store: SubscriberStore, lines: AsyncIterable
       else report.duplicate += 1;
     }
     events = [];
+  };
+  const flushRoutes = async () => {
+    if (routes.length === 0) return;
+    await store.restoreMovedSubscriptions(routes);
+    report.routes += routes.length;
+    routes = [];
   };
   const applyActivity = async (items: Iterable<PendingActivity>, last: boolean) => {
     const ctx = context();
@@ -134,6 +145,7 @@ export async function importRecords(store: SubscriberStore, lines: AsyncIterable
   const flush = async () => {
     options.signal?.throwIfAborted();
     await flushEvents();
+    await flushRoutes();
     if (activity.size > 0) {
       const pending = activity.values();
       activity = new Map();
@@ -156,8 +168,16 @@ export async function importRecords(store: SubscriberStore, lines: AsyncIterable
         report.ignored += 1;
         continue;
       }
+      if (line.kind === 'moved_subscription') {
+        // A route applies to the events after it, never to those before it: they are stored first.
+        await flushEvents();
+        routes.push(line.route);
+        if (routes.length >= batchSize) await flush();
+        continue;
+      }
       const record = line.record;
       if (record.kind === 'event') {
+        await flushRoutes(); // and the events after a route are routed by it
         options.clock.observe?.(record.event.event_timestamp_ms);
         events.push(record.event);
       } else {

@@ -1,10 +1,11 @@
 /** One line of `tenure export`'s NDJSON, read the way `tenure import`, `tenure backtest` and `tenure tune` all read it. */
-import { parseExportLine, type StoredRecord } from '@tenure/core';
+import { parseExportLine, type MovedSubscription, type StoredRecord } from '@tenure/core';
 
-/** What a line holds: nothing (blank), a record, a well-formed event tenure does not apply, or the first problem. */
+/** What a line holds: nothing (blank), a record, a moved subscription's route, a well-formed event tenure does not apply, or the first problem. */
 export type ImportLine =
   | { kind: 'blank' }
   | { kind: 'record'; record: StoredRecord }
+  | { kind: 'moved_subscription'; route: MovedSubscription }
   | { kind: 'ignored'; type: string }
   | { kind: 'rejected'; field: string; message: string };
 
@@ -30,6 +31,7 @@ export function parseImportLine(raw: string, lineNo: number): ImportLine {
     const [error] = parsed.errors;
     return { kind: 'rejected', field: error?.field ?? 'line', message: error?.message ?? 'Invalid line' };
   }
-  const record = parsed.value.record;
-  return record === null ? { kind: 'ignored', type: parsed.value.ignored_type } : { kind: 'record', record };
+  const line = parsed.value;
+  if (line.record !== null) return { kind: 'record', record: line.record };
+  return 'moved_subscription' in line ? { kind: 'moved_subscription', route: line.moved_subscription } : { kind: 'ignored', type: line.ignored_type };
 }

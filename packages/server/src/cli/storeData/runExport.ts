@@ -3,7 +3,7 @@ import type { SubscriberStore } from '@tenure/core';
 import type { DataArgs } from './dataArgs.js';
 import { progressDisplay, type DataIo } from './dataIo.js';
 import { createProgressReporter, formatCount, formatDuration, formatRate } from './progressReporter.js';
-import { writeExport, writeExportFile, type ExportCounts } from './writeExport.js';
+import { exportItems, writeExport, writeExportFile, type ExportCounts } from './writeExport.js';
 
 /**
  * Given an open store, the parsed arguments and the io, exports every record and resolves with the
@@ -18,12 +18,14 @@ export async function runExport(store: SubscriberStore, args: DataArgs, io: Data
   const onProgress = (c: ExportCounts) => progress.update(c.events, total, c.activity > 0 ? `${formatCount(c.activity)} activity` : undefined);
   const counts =
     args.out === undefined
-      ? await writeExport(store.records(), io.stdoutStream ?? process.stdout, onProgress, signal)
-      : await writeExportFile(store.records(), args.out, onProgress, signal);
+      ? await writeExport(exportItems(store), io.stdoutStream ?? process.stdout, onProgress, signal)
+      : await writeExportFile(exportItems(store), args.out, onProgress, signal);
   const ms = progress.elapsedMs();
-  const lines = counts.events + counts.activity;
+  const lines = counts.events + counts.activity + counts.routes;
+  // Routes (moved subscriptions) only when the store has some: most never applied a transfer.
+  const written = counts.routes > 0 ? `, ${formatCount(counts.activity)} activity and ${formatCount(counts.routes)} route` : ` and ${formatCount(counts.activity)} activity`;
   progress.finish(
-    `export: ${formatCount(counts.events)} events and ${formatCount(counts.activity)} activity lines written to ${args.out ?? 'stdout'} in ${formatDuration(ms)} (${formatRate(lines, ms, 'lines')})`,
+    `export: ${formatCount(counts.events)} events${written} lines written to ${args.out ?? 'stdout'} in ${formatDuration(ms)} (${formatRate(lines, ms, 'lines')})`,
   );
   return 0;
 }

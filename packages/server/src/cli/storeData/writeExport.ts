@@ -1,5 +1,6 @@
 /**
- * Writing `tenure export`'s NDJSON: the store's records streamed as lines in chunks, waiting for
+ * Writing `tenure export`'s NDJSON: the store's records, then its moved subscriptions' routes
+ * (`exportItems`), streamed as lines in chunks, waiting for
  * the output to drain, so the whole store is never held in memory; and the file variant that
  * writes a temporary file and renames it, so a failed or interrupted export never leaves a
  * truncated file under the requested name.
@@ -8,12 +9,30 @@ import { createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { toExportLine, type StoredRecord } from '@tenure/core';
+import { toExportLine, toMovedSubscriptionLine, type MovedSubscription, type StoredRecord, type SubscriberStore } from '@tenure/core';
+
+/** One line of an export: a stored record, or a moved subscription's route. */
+export type ExportItem = StoredRecord | { kind: 'moved_subscription'; route: MovedSubscription };
 
 /** Lines written, by kind. */
 export interface ExportCounts {
   events: number;
   activity: number;
+  /** Moved-subscription lines (routes). */
+  routes: number;
+}
+
+/**
+ * Given a store, yields what `tenure export` writes: every record (events, then activity), then
+ * every moved subscription's route, last, so an import stores the events before it restores the
+ * routes and they route only what is delivered after them (docs/storage.md).
+ *
+ * @example
+ * await writeExport(exportItems(store), process.stdout);
+ */
+export async function* exportItems(store: Pick<SubscriberStore, 'records' | 'movedSubscriptions'>): AsyncIterable<ExportItem> {
+  yield* store.records();
+  for await (const route of store.movedSubscriptions()) yield { kind: 'moved_subscription', route };
 }
 
 /** Lines are joined into chunks of about this size: one write per line costs more than the JSON. */
@@ -41,21 +60,21 @@ function writeChunk(out: Writable, chunk: string, failure: { error: Error | null
 }
 
 /**
- * Given the store's records and an output stream, writes one NDJSON line per record (the core's
- * `toExportLine`) with backpressure and resolves with the counts once every line is handed to the
+ * Given the store's records (and routes) and an output stream, writes one NDJSON line per item (the
+ * core's `toExportLine`, `toMovedSubscriptionLine`) with backpressure and resolves with the counts once every line is handed to the
  * stream (the caller ends it). `onProgress` is called after each chunk with the counts so far;
  * an aborted `signal` stops it between chunks with the signal's reason.
  *
  * @example
- * const counts = await writeExport(store.records(), process.stdout); // { events: 120, activity: 40 }
+ * const counts = await writeExport(exportItems(store), process.stdout); // { events: 120, activity: 40, routes: 2 }
  */
 export async function writeExport(
-  records: AsyncIterable<StoredRecord>,
+  records: AsyncIterable<ExportItem>,
   out: Writable,
   onProgress?: (counts: ExportCounts) => void,
   signal?: AbortSignal,
 ): Promise<ExportCounts> {
-  const counts: ExportCounts = { events: 0, activity: 0 };
+  const counts: ExportCounts = { events: 0, activity: 0, routes: 0 };
   // Errors are remembered by a listener that stays for the whole export, so an error emitted
   // between two writes (EPIPE from `tenure export | head`) is not an unhandled 'error' event.
   const failure: { error: Error | null } = { error: null };
@@ -66,9 +85,10 @@ export async function writeExport(
   try {
     let chunk = '';
     for await (const record of records) {
-      chunk += `${JSON.stringify(toExportLine(record))}\n`;
+      chunk += `${JSON.stringify(record.kind === 'moved_subscription' ? toMovedSubscriptionLine(record.route) : toExportLine(record))}\n`;
       if (record.kind === 'event') counts.events += 1;
-      else counts.activity += 1;
+      else if (record.kind === 'activity') counts.activity += 1;
+      else counts.routes += 1;
       if (chunk.length >= CHUNK_CHARS) {
         signal?.throwIfAborted();
         await writeChunk(out, chunk, failure);
@@ -91,10 +111,10 @@ export async function writeExport(
  * `path` is left as it was (also when `signal` aborts it). Resolves with the counts.
  *
  * @example
- * await writeExportFile(store.records(), './backup.ndjson');
+ * await writeExportFile(exportItems(store), './backup.ndjson');
  */
 export async function writeExportFile(
-  records: AsyncIterable<StoredRecord>,
+  records: AsyncIterable<ExportItem>,
   path: string,
   onProgress?: (counts: ExportCounts) => void,
   signal?: AbortSignal,
