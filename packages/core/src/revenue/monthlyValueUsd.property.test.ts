@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HandledEvent } from '../events/webhookSchema.js';
+import { EVENT_PRECEDENCE } from '../subscriber/eventKey.js';
 import { foldEvents } from '../subscriber/foldEvents.js';
 import { distinctEventsArb } from '../testing/index.js';
 import { MAX_PRICE_USD } from './subscriptionRevenue.js';
@@ -53,6 +54,25 @@ describe('monthlyValueUsd properties', () => {
           expect(monthlyValueUsd(foldEvents(permuted)!)).toBe(monthlyValueUsd(foldEvents(events)!));
         },
       ),
+    );
+  });
+
+  it('comes from the latest charge (a purchase or renewal with a price) whenever there is one', () => {
+    const charged = (e: HandledEvent) =>
+      (e.type === 'INITIAL_PURCHASE' || e.type === 'RENEWAL') && typeof e.price === 'number' && e.price > 0 && e.price <= MAX_PRICE_USD;
+    const later = (a: HandledEvent, b: HandledEvent) =>
+      a.event_timestamp_ms !== b.event_timestamp_ms
+        ? a.event_timestamp_ms > b.event_timestamp_ms
+        : EVENT_PRECEDENCE[a.type] !== EVENT_PRECEDENCE[b.type]
+          ? EVENT_PRECEDENCE[a.type] > EVENT_PRECEDENCE[b.type]
+          : a.id > b.id;
+    fc.assert(
+      fc.property(pricedEventsArb, (events) => {
+        const charges = events.filter(charged);
+        fc.pre(charges.length > 0);
+        const latest = charges.reduce((a, b) => (later(b, a) ? b : a));
+        expect(foldEvents(events)!.revenue?.price).toBe(latest.price);
+      }),
     );
   });
 });
