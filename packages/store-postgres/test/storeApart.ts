@@ -33,6 +33,8 @@ export async function storeApart(schema: string, persons: readonly PersonStoredA
     for (const { events } of persons) {
       for (const id of events.flatMap(identityIdsOf)) await client.query(`INSERT INTO ${s}.identities (id, customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [id, events[0]!.app_user_id]);
     }
+    // As the version 7 upgrade of a schema holding events marks it: the next replay looks for persons stored apart.
+    await client.query(`INSERT INTO ${s}.meta (key, value) VALUES ('relink_pending', '1') ON CONFLICT (key) DO NOTHING`);
     await client.query('COMMIT');
   } finally {
     await client.end();

@@ -77,6 +77,8 @@ const INLINE_DUE = 200;
 /** Webhooks committed together at most (one turn of the event loop rarely brings more). */
 const GROUP_COMMIT_MAX = 500;
 const FINGERPRINT_KEY = 'config_fingerprint';
+/** Set by the version 7 upgrade of a file that held events: the next replay looks for persons stored apart (docs/storage.md). */
+const RELINK_PENDING = 'relink_pending';
 /** Stored while every row is being re-materialized, so a pass cut short is redone on the next call. */
 const REMATERIALIZING = 'rematerializing';
 
@@ -395,14 +397,17 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     },
     async replay(ctx: StoreContext, onProgress?: ProgressListener) {
       ensureConfig(ctx);
-      // First, persons stored apart that one of their events links are merged (records stored
-      // before schema version 4), a few hundred such events per transaction; then every record is
-      // rebuilt from its own events.
-      const linking = await relink.scan();
-      for (let from = 0; from < linking.length; from += REPLAY_BATCH) {
-        const started = performance.now();
-        relinkBatch.immediate(linking.slice(from, from + REPLAY_BATCH), ctx);
-        await yieldTheLock(performance.now() - started);
+      // First, in a file that held events before schema version 7 (so maybe records from before
+      // version 4), persons stored apart that one of their events links are merged, a few hundred
+      // such events per transaction, once; then every record is rebuilt from its own events.
+      if (s.getMeta.get(RELINK_PENDING) !== undefined) {
+        const linking = await relink.scan();
+        for (let from = 0; from < linking.length; from += REPLAY_BATCH) {
+          const started = performance.now();
+          relinkBatch.immediate(linking.slice(from, from + REPLAY_BATCH), ctx);
+          await yieldTheLock(performance.now() - started);
+        }
+        s.deleteMeta.run(RELINK_PENDING);
       }
       const total = s.countSubscribers.get()!.n;
       let done = 0;

@@ -46,4 +46,40 @@ describe('SQLite schema version 7', () => {
     expect(db.prepare('SELECT original_transaction_id, receiver FROM moved_subscriptions').all()).toEqual([{ original_transaction_id: 'otx_1', receiver: 'u2' }]);
     db.close();
   });
+
+  it('marks a file that held events for one scan of persons stored apart at the next replay, and a new file not', async () => {
+    const relinkMark = (path: string) => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return db.prepare("SELECT value FROM meta WHERE key = 'relink_pending'").get();
+      } finally {
+        db.close();
+      }
+    };
+    const upgraded = tempDbPath();
+    const v6 = databaseAtVersion(upgraded, 6);
+    const e = event('INITIAL_PURCHASE', 'e1', 'u1', T0, { price: 9.99, expiration_at_ms: T0 + 30 * DAY });
+    v6.prepare('INSERT INTO events (id, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?)').run(e.id, 'u1', e.type, e.event_timestamp_ms, JSON.stringify(e));
+    v6.prepare('INSERT INTO identities (id, customer_id) VALUES (?, ?)').run('u1', 'u1');
+    v6.close();
+    const store = await openSqliteStore({ path: upgraded });
+    await store.close();
+    expect(relinkMark(upgraded)).toEqual({ value: '1' });
+    const again = await openSqliteStore({ path: upgraded });
+    try {
+      await again.replay(ctx);
+    } finally {
+      await again.close();
+    }
+    expect(relinkMark(upgraded)).toBeUndefined(); // scanned once: later replays only rebuild
+
+    const fresh = tempDbPath();
+    const created = await openSqliteStore({ path: fresh });
+    try {
+      await created.applyEvent(e, ctx);
+    } finally {
+      await created.close();
+    }
+    expect(relinkMark(fresh)).toBeUndefined();
+  });
 });

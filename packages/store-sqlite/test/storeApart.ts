@@ -25,6 +25,8 @@ export function storeApart(path: string, persons: readonly PersonStoredApart[]):
         insertId.run(key, key);
       }
       for (const { events } of persons) for (const id of events.flatMap(identityIdsOf)) insertId.run(id, events[0]!.app_user_id);
+      // As the version 7 upgrade of a file holding events marks it: the next replay looks for persons stored apart.
+      db.prepare("INSERT INTO meta (key, value) VALUES ('relink_pending', '1') ON CONFLICT (key) DO NOTHING").run();
     })();
   } finally {
     db.close();

@@ -69,11 +69,18 @@ async function relinkEvent(client: pg.ClientBase, t: Tables, id: string, now: nu
   return 0;
 }
 
+/** The mark of a schema whose next replay looks for persons stored apart (set by the version 7 upgrade when it held events). */
+export const RELINK_PENDING = 'relink_pending';
+
 /**
  * Merges the persons stored apart that one of their events links (see the module comment), while
  * the store stays in use; resolves with how many persons were merged away.
  */
 export async function relinkPeople(pool: pg.Pool, t: Tables, now: number, config: TenureConfig): Promise<number> {
+  // Only a schema that held events before version 7 may hold persons stored apart: its upgrade
+  // set the mark, removed once the merge is done (a replay that stops before leaves it for the next).
+  const pending = await pool.query(`SELECT 1 FROM ${t.meta} WHERE key = $1`, [RELINK_PENDING]);
+  if (pending.rowCount === 0) return 0;
   const linking = await scanLinking(pool, t);
   let merged = 0;
   for (let from = 0; from < linking.length; from += RELINK_PAGE) {
@@ -84,5 +91,6 @@ export async function relinkPeople(pool: pg.Pool, t: Tables, now: number, config
       return count;
     });
   }
+  await pool.query(`DELETE FROM ${t.meta} WHERE key = $1`, [RELINK_PENDING]);
   return merged;
 }

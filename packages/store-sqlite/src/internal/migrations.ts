@@ -94,6 +94,10 @@
  *                                                       re-keyed to the receiver. Empty at upgrade
  *                                                       (transfers applied before moved the events
  *                                                       stored then, and are not replayed)
+ * meta relink_pending                                    set when the file held events: the next
+ *                                                       replay scans for persons stored apart
+ *                                                       (records from before version 4), then
+ *                                                       removes it
  * ```
  */
 import type Database from 'better-sqlite3';
@@ -219,6 +223,9 @@ export const MIGRATIONS: readonly string[] = [
   `,
   `
   CREATE TABLE moved_subscriptions (original_transaction_id TEXT PRIMARY KEY, receiver TEXT NOT NULL) WITHOUT ROWID;
+  -- A file that held events before this version may hold persons stored apart (written before
+  -- version 4): the next replay scans for them once (docs/storage.md, replay). A new file has none.
+  INSERT INTO meta (key, value) SELECT 'relink_pending', '1' WHERE EXISTS (SELECT 1 FROM events);
   `,
 ];
 

@@ -51,6 +51,7 @@ export interface Statements {
   totals: Stmt<[], TotalsCell>;
   getMeta: Stmt<[string], { value: string }>;
   setMeta: Stmt<[string, string]>;
+  deleteMeta: Stmt<[string]>;
 }
 
 /** Given an open, migrated database, returns its prepared statements. */
@@ -87,5 +88,6 @@ export function prepareStatements(db: Database.Database): Statements {
     totals: db.prepare<[], TotalsCell>('SELECT state, score, count, cents FROM at_risk_totals WHERE count > 0'),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    deleteMeta: db.prepare<[string]>('DELETE FROM meta WHERE key = ?'),
   };
 }
