@@ -28,8 +28,9 @@ export interface StoreFactory<S extends SubscriberStore = SubscriberStore> {
    * one written before schema version 4 and upgraded since left it (the migration tests' way):
    * its events under its key, its record (`foldEvents`, with its reported activity) and row, each
    * of its key and its events' other ids in `identities` unless another person has it already; no
-   * merge. With it, the suite checks that `replay` merges them (the memory store never holds such
-   * persons: nothing of it outlives the process).
+   * merge; and the mark the version 7 upgrade of such a database sets (`relink_pending`), so the
+   * next replay looks for them. With it, the suite checks that `replay` merges them (the memory
+   * store never holds such persons: nothing of it outlives the process).
    */
   storeApart?(store: S, persons: readonly PersonStoredApart[]): Promise<void>;
 }
