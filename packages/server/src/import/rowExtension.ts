@@ -35,14 +35,13 @@ export function productDurationOf(text: string): Duration | null {
 const EXTENSION_TOLERANCE_MS = DAY_MS;
 
 /**
- * Given a period's start and its standard duration, returns the latest instant the period can end
- * without an extension. Stores keep a subscription's day of the month (its anchor): a period that
+ * Given a period's start, its standard duration and its standard end (`start + duration`), returns
+ * the latest instant the period can end without an extension. Stores keep a subscription's day of the month (its anchor): a period that
  * starts on the last day of a short month (Feb 28, anchored on the 31st) ends on the anchor's day of
  * the next month (Mar 31), up to three days after `start + P1M`; the export does not say the
  * anchor, so a start on a month's last day may end up to that month's last day.
  */
-function latestStandardEnd(start: number, duration: Duration): number {
-  const end = addDuration(start, duration);
+function latestStandardEnd(start: number, duration: Duration, end: number): number {
   if (duration.years === 0 && duration.months === 0) return end;
   const day = Math.floor(start / DAY_MS);
   const started = civilFromDays(day);
@@ -65,6 +64,6 @@ function latestStandardEnd(start: number, duration: Duration): number {
  */
 export function extendedFrom(row: ExportRow): number | null {
   if (!row.is_auto_renewable || row.is_trial_period || row.is_in_intro_offer_period || row.product_duration === null || row.end_time === null) return null;
-  if (row.end_time - latestStandardEnd(row.start_time, row.product_duration) <= EXTENSION_TOLERANCE_MS) return null;
-  return addDuration(row.start_time, row.product_duration);
+  const standard = addDuration(row.start_time, row.product_duration);
+  return row.end_time - latestStandardEnd(row.start_time, row.product_duration, standard) <= EXTENSION_TOLERANCE_MS ? null : standard;
 }
