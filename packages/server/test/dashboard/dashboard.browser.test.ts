@@ -4,8 +4,9 @@ import { mkdirSync } from 'node:fs';
 import { DAY_MS, RISK_BANDS, RISK_COLOR_HEX, lastDays, riskColor } from '@tenure/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enterApiKey, hasChromium, launchChromium, type Chromium, screenshotDir } from '@tenure/testkit/chromium';
-import { churnEvents, seedPopulation, startDashboardServer, type DashboardServer, type Profile } from './dashboardServer.js';
+import { enterApiKey, hasChromium, screenshotDir } from '@tenure/testkit/chromium';
+import { dashboardInChromium } from './dashboardInChromium.js';
+import { churnEvents, seedPopulation, type Profile } from './dashboardServer.js';
 import { T0 } from '../helpers/fixtures.js';
 
 // These functions run in the page (Chromium), where the DOM globals exist; the test program has no DOM lib.
@@ -48,24 +49,16 @@ async function filter(page: Page, values: { band?: string; min?: string; sort?: 
 }
 
 describe.skipIf(!hasChromium)('the retention dashboard in Chromium', () => {
-  let browser: Chromium;
-  let server: DashboardServer;
+  const dashboard = dashboardInChromium();
   let page: Page;
 
   beforeAll(async () => {
     mkdirSync(images, { recursive: true });
-    server = await startDashboardServer();
-    await seedPopulation(server);
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = await dashboard.browser.context.newPage();
   });
 
   it('lists the at-risk rows in score order, each bar in its band\'s colour', async () => {
-    await page.goto(`${server.url}/`);
+    await page.goto(`${dashboard.server.url}/`);
     await page.waitForSelector('#at-risk-rows tr[data-customer]');
     await page.waitForSelector('#live-status[data-mode=live]', { timeout: 10_000 });
     await filter(page, { min: '0' });
@@ -121,13 +114,13 @@ describe.skipIf(!hasChromium)('the retention dashboard in Chromium', () => {
   it('shows a new webhook without a reload (server-sent events)', async () => {
     await page.waitForSelector('#at-risk-rows tr[data-customer]');
     const marker = await page.evaluate(() => ((window as unknown as { marker: number }).marker = Math.random()));
-    for (const body of churnEvents('arrived-live')) expect(await server.webhook(body)).toBe(200);
+    for (const body of churnEvents('arrived-live')) expect(await dashboard.server.webhook(body)).toBe(200);
     await page.waitForSelector('#at-risk-rows tr[data-customer="arrived-live"]', { timeout: 10_000 });
     expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(marker); // same document
   });
 
   it('is usable with the keyboard alone: every control and row link is reachable, Enter opens a subscriber', async () => {
-    await page.goto(`${server.url}/`);
+    await page.goto(`${dashboard.server.url}/`);
     await page.waitForSelector('#at-risk-rows tr[data-customer]');
     const reached: string[] = [];
     for (let i = 0; i < 30 && !reached.includes('#subscriber/churned-1'); i++) {
@@ -148,8 +141,8 @@ describe.skipIf(!hasChromium)('the retention dashboard in Chromium', () => {
   });
 
   it('shows the sandbox apart when asked, and production again after', async () => {
-    for (const body of churnEvents('sandbox-1')) expect(await server.webhook({ ...(body as object), event: { ...(body as { event: object }).event, environment: 'SANDBOX' } })).toBe(200);
-    await page.goto(`${server.url}/`);
+    for (const body of churnEvents('sandbox-1')) expect(await dashboard.server.webhook({ ...(body as object), event: { ...(body as { event: object }).event, environment: 'SANDBOX' } })).toBe(200);
+    await page.goto(`${dashboard.server.url}/`);
     await page.waitForSelector('#at-risk-rows tr[data-customer]');
     expect(await page.$('#at-risk-rows tr[data-customer="sandbox-1"]')).toBeNull();
     await page.selectOption('#environment', 'sandbox');
@@ -165,9 +158,9 @@ describe.skipIf(!hasChromium)('the retention dashboard in Chromium', () => {
   });
 
   it('is usable on a phone', async () => {
-    const phone = await browser.context.newPage();
+    const phone = await dashboard.browser.context.newPage();
     await phone.setViewportSize({ width: 390, height: 844 });
-    await phone.goto(`${server.url}/`);
+    await phone.goto(`${dashboard.server.url}/`);
     await phone.waitForSelector('#at-risk-rows tr[data-customer]');
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
@@ -177,25 +170,16 @@ describe.skipIf(!hasChromium)('the retention dashboard in Chromium', () => {
 });
 
 describe.skipIf(!hasChromium)('the at-risk list\'s pages', () => {
-  let browser: Chromium;
-  let server: DashboardServer;
-
-  beforeAll(async () => {
-    server = await startDashboardServer({ notifiers: [] });
-    // 30 churned customers (all score 100) at 30 prices: revenue order differs from the id order.
+  // 30 churned customers (all score 100) at 30 prices: revenue order differs from the id order.
+  const dashboard = dashboardInChromium({ notifiers: [] }, async (server) => {
     for (let i = 0; i < 30; i++) {
       for (const body of churnEvents(`p${String(i).padStart(2, '0')}`)) expect(await server.webhook({ ...(body as object), event: { ...(body as { event: object }).event, price: 1 + ((i * 7) % 30) } })).toBe(200);
     }
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('sorts by revenue at risk and pages with the API\'s cursors, without repeats or gaps', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(`${server.url}/`);
+    const page = await dashboard.browser.context.newPage();
+    await page.goto(`${dashboard.server.url}/`);
     await page.waitForSelector('#at-risk-rows tr[data-customer]');
     await filter(page, { sort: 'revenue' });
     await page.waitForFunction(() => document.querySelector('#at-risk-rows tr[data-customer]')?.getAttribute('data-customer') === 'p17');
@@ -217,12 +201,8 @@ describe.skipIf(!hasChromium)('the at-risk list\'s pages', () => {
 });
 
 describe.skipIf(!hasChromium)('the dashboard when the live feed is full', () => {
-  let browser: Chromium;
-  let server: DashboardServer;
   const streams: AbortController[] = [];
-
-  beforeAll(async () => {
-    server = await startDashboardServer({ notifiers: [] });
+  const dashboard = dashboardInChromium({ notifiers: [] }, async (server) => {
     await seedPopulation(server);
     for (let i = 0; i < 32; i++) {
       const controller = new AbortController();
@@ -230,42 +210,29 @@ describe.skipIf(!hasChromium)('the dashboard when the live feed is full', () => 
       expect(res.status).toBe(200);
       streams.push(controller);
     }
-    browser = await launchChromium();
   });
-  afterAll(async () => {
+  // Registered after the fixture, so it runs before the server closes.
+  afterAll(() => {
     for (const controller of streams) controller.abort();
-    await browser?.close();
-    await server?.close();
   });
 
   // The page polls every 10 s and the row may need two polls under load: more than the 30 s default.
   it('falls back to polling, and a new webhook still shows up without a reload', { timeout: 60_000 }, async () => {
-    const page = await browser.context.newPage();
-    await page.goto(`${server.url}/`);
+    const page = await dashboard.browser.context.newPage();
+    await page.goto(`${dashboard.server.url}/`);
     await page.waitForSelector('#live-status[data-mode=polling]');
     expect(await page.textContent('#live-status')).toBe('Polling every 10 s');
-    for (const body of churnEvents('polled-in')) expect(await server.webhook(body)).toBe(200);
+    for (const body of churnEvents('polled-in')) expect(await dashboard.server.webhook(body)).toBe(200);
     await page.waitForSelector('#at-risk-rows tr[data-customer="polled-in"]', { timeout: 25_000 });
   });
 });
 
 describe.skipIf(!hasChromium)('the retention dashboard with TENURE_API_KEY set', () => {
-  let browser: Chromium;
-  let server: DashboardServer;
-
-  beforeAll(async () => {
-    server = await startDashboardServer({ apiKey: 'right-key' });
-    await seedPopulation(server);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const dashboard = dashboardInChromium({ apiKey: 'right-key' });
 
   it('asks for the key, shows an error for a wrong one, and loads with the right one', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(`${server.url}/`);
+    const page = await dashboard.browser.context.newPage();
+    await page.goto(`${dashboard.server.url}/`);
     await enterApiKey(page, { wrong: 'wrong-key', right: 'right-key', storageItem: 'tenure.apiKey' });
     await page.waitForSelector('#at-risk-rows tr[data-customer]');
     expect(await page.isVisible('#key-dialog')).toBe(false);
@@ -278,12 +245,7 @@ describe.skipIf(!hasChromium)('the retention dashboard with TENURE_API_KEY set',
 });
 
 describe.skipIf(!hasChromium)('the trends and the timeline in Chromium', () => {
-  let browser: Chromium;
-  let server: DashboardServer;
-
-  beforeAll(async () => {
-    mkdirSync(images, { recursive: true });
-    server = await startDashboardServer({ dispatch: { auto: false } });
+  const dashboard = dashboardInChromium({ dispatch: { auto: false } }, async (server) => {
     // Three weeks of history: a customer every other day, in turn each profile, so bands move from day to day.
     const profiles: Profile[] = ['active', 'trial', 'billing', 'pending', 'churned', 'active'];
     for (let i = 0; i < 12; i++) await server.seed(`hist-${i}`, profiles[i % profiles.length]!, -(22 - 2 * i) * DAY_MS);
@@ -291,16 +253,15 @@ describe.skipIf(!hasChromium)('the trends and the timeline in Chromium', () => {
       const at = T0 - (25 - i) * DAY_MS;
       expect(await server.webhook({ api_version: '1.0', event: { type: 'RENEWAL', id: `long-${i}`, app_id: 'app', app_user_id: 'long-1', original_app_user_id: 'long-1', event_timestamp_ms: at, purchased_at_ms: at, expiration_at_ms: at + 30 * DAY_MS, environment: 'PRODUCTION', store: 'APP_STORE', product_id: 'pro_monthly', price: 9.99, currency: 'USD', transaction_id: `long-${i}` } })).toBe(200);
     }
-    browser = await launchChromium();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+
+  beforeAll(() => {
+    mkdirSync(images, { recursive: true });
   });
 
   it('draws the last 30 days as two SVG charts, a point per day and band, with the figures in a hidden table', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(`${server.url}/`);
+    const page = await dashboard.browser.context.newPage();
+    await page.goto(`${dashboard.server.url}/`);
     await page.waitForSelector('#chart-revenue circle.point');
     const days = lastDays(T0, 30);
     const points = await page.$$eval('#chart-bands circle.point', (cs) => cs.map((c) => [c.getAttribute('data-series'), c.getAttribute('data-day'), Number(c.getAttribute('data-value'))] as const));
@@ -309,7 +270,7 @@ describe.skipIf(!hasChromium)('the trends and the timeline in Chromium', () => {
     const revenue = await page.$$eval('#chart-revenue circle.point', (cs) => cs.map((c) => Number(c.getAttribute('data-value'))));
     expect(revenue).toHaveLength(30);
     // Today is live: the same figure as the revenue tile; the subscribers of a day add up over the bands.
-    const summary: any = await (await fetch(`${server.url}/api/dashboard/summary`)).json();
+    const summary: any = await (await fetch(`${dashboard.server.url}/api/dashboard/summary`)).json();
     expect(revenue[29]).toBe(summary.at_risk.monthly_value_usd);
     const today = points.filter(([, day]) => day === days[29]).reduce((n, [, , v]) => n + v, 0);
     expect(today).toBe(summary.subscribers);
@@ -323,8 +284,8 @@ describe.skipIf(!hasChromium)('the trends and the timeline in Chromium', () => {
   });
 
   it("lists a subscriber's received events newest first, and older pages on demand", async () => {
-    const page = await browser.context.newPage();
-    await page.goto(`${server.url}/#subscriber/long-1`);
+    const page = await dashboard.browser.context.newPage();
+    await page.goto(`${dashboard.server.url}/#subscriber/long-1`);
     await page.waitForSelector('#timeline li[data-event-id]');
     const ids = () => page.$$eval('#timeline li[data-event-id]', (lis) => lis.map((li) => li.getAttribute('data-event-id')));
     expect(await ids()).toEqual(Array.from({ length: 20 }, (_, i) => `long-${24 - i}`));

@@ -3,9 +3,9 @@
 // (dashboard.browser.test.ts) the column stays hidden.
 import { churnProbability, formatChurnPercent } from '@tenure/core';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, type Chromium } from '@tenure/testkit/chromium';
-import { seedPopulation, startDashboardServer, type DashboardServer } from './dashboardServer.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium } from '@tenure/testkit/chromium';
+import { dashboardInChromium } from './dashboardInChromium.js';
 import { stepCalibration } from '../helpers/calibration.js';
 
 declare const document: any;
@@ -13,23 +13,15 @@ declare const document: any;
 const calibration = stepCalibration(0.04, 1800, 240);
 
 describe.skipIf(!hasChromium)('the dashboard with a calibration, in Chromium', () => {
-  let browser: Chromium;
-  let server: DashboardServer;
+  const dashboard = dashboardInChromium({ calibration });
   let page: Page;
 
   beforeAll(async () => {
-    server = await startDashboardServer({ calibration });
-    await seedPopulation(server);
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = await dashboard.browser.context.newPage();
   });
 
   it('shows each at-risk row\'s churn probability under a "Churn within 30 days" column', async () => {
-    await page.goto(`${server.url}/`);
+    await page.goto(`${dashboard.server.url}/`);
     await page.waitForSelector('#at-risk-rows tr[data-customer] td.churn');
     expect(await page.$eval('#churn-head', (th) => ({ hidden: (th as any).hidden, text: th.textContent }))).toEqual({ hidden: false, text: 'Churn within 30 days' });
     const cells = await page.$$eval('#at-risk-rows tr[data-customer]', (trs) =>
