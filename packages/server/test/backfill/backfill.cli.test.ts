@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkpointName } from '../../src/backfill/backfill.js';
 import { runCli } from '../../src/cli/runCli.js';
 import { openStore } from '../../src/store/openStore.js';
+import { subscribersAt } from '../helpers/storeAt.js';
 import { populate, startSim } from './simPopulation.js';
 
 let running: RunningBillingSim;
@@ -43,16 +44,7 @@ const checkpointOf = async (path: string) => {
   }
 };
 
-const customersIn = async (path: string) => {
-  const store = await openStore({ kind: 'sqlite', path });
-  try {
-    const ids: string[] = [];
-    for await (const s of store.list()) ids.push(s.customer_id);
-    return ids;
-  } finally {
-    await store.close();
-  }
-};
+const customersIn = async (path: string) => (await subscribersAt(`sqlite:${path}`)).map((s) => s.customer_id);
 
 describe('tenure backfill', () => {
   it('backfills every customer and prints a summary; a second run stores nothing new', async () => {

@@ -8,8 +8,8 @@ import { gzipSync } from 'node:zlib';
 import { DEFAULT_CONFIG, parseWebhook, type Subscriber, type SubscriberStore } from '@tenure/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDataCommand } from '../../src/cli/dataCommands.js';
-import { openStore, parseStoreSpec } from '../../src/store/openStore.js';
 import { DAY, fixture, T0 } from '../helpers/fixtures.js';
+import { subscribersAt, withStoreAt } from '../helpers/storeAt.js';
 import { exportTime, toCsv, txRow } from './exportCsv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenure-rcexport-'));
@@ -23,24 +23,9 @@ function capture() {
   return { out, err, io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), handleSignals: false, progressTty: false } };
 }
 
-async function withStore<T>(path: string, use: (store: SubscriberStore) => Promise<T>): Promise<T> {
-  const parsed = parseStoreSpec(`sqlite:${path}`);
-  if (!parsed.ok) throw new Error(parsed.error);
-  const store = await openStore(parsed.spec);
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
-}
-
-async function subscribers(path: string): Promise<Subscriber[]> {
-  return withStore(path, async (store) => {
-    const out: Subscriber[] = [];
-    for await (const s of store.list()) out.push(s);
-    return out;
-  });
-}
+/** The SQLite store at `path`, opened for `use` and closed after. */
+const withStore = <T>(path: string, use: (store: SubscriberStore) => Promise<T>): Promise<T> => withStoreAt(`sqlite:${path}`, use);
+const subscribers = (path: string): Promise<Subscriber[]> => subscribersAt(`sqlite:${path}`);
 
 const AS_OF = T0 + 40 * DAY;
 

@@ -11,8 +11,8 @@ import Database from 'better-sqlite3';
 import type { Subscriber } from '@tenure/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDataCommand } from '../../src/cli/dataCommands.js';
-import { openStore } from '../../src/store/openStore.js';
 import { DAY, T0 } from '../helpers/fixtures.js';
+import { subscribersAt } from '../helpers/storeAt.js';
 import { exportTime, toCsv, txRow } from './exportCsv.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -43,16 +43,7 @@ const args = (path: string) => ['--format', 'revenuecat-export', file, '--store'
 
 const quiet = { stdout: () => undefined, stderr: () => undefined, handleSignals: false, progressTty: false };
 
-async function subscribersOf(path: string): Promise<Subscriber[]> {
-  const store = await openStore({ kind: 'sqlite', path });
-  try {
-    const out: Subscriber[] = [];
-    for await (const s of store.list()) out.push(s);
-    return out;
-  } finally {
-    await store.close();
-  }
-}
+const subscribersOf = (path: string): Promise<Subscriber[]> => subscribersAt(`sqlite:${path}`);
 
 /** What the file holds as the import left it: stored events, and customers still to fold (undefined before the store exists). */
 function progressOf(path: string): { events: number; pending: number } | undefined {

@@ -4,12 +4,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Subscriber } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { runDataCommand } from '../../src/cli/dataCommands.js';
-import { openStore, parseStoreSpec } from '../../src/store/openStore.js';
 import { TEST_DATABASE_URL, testSchema, warnIfNoPostgres } from '../durability/postgresSchema.js';
 import { DAY, T0 } from '../helpers/fixtures.js';
+import { subscribersAt } from '../helpers/storeAt.js';
 import { exportTime, toCsv, txRow } from './exportCsv.js';
 
 warnIfNoPostgres('the PostgreSQL run of tenure import --format revenuecat-export');
@@ -19,19 +18,6 @@ const capture = () => {
   const err: string[] = [];
   return { out, err, io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), handleSignals: false, progressTty: false } };
 };
-
-async function subscribers(spec: string): Promise<Subscriber[]> {
-  const parsed = parseStoreSpec(spec);
-  if (!parsed.ok) throw new Error(parsed.error);
-  const store = await openStore(parsed.spec);
-  try {
-    const out: Subscriber[] = [];
-    for await (const s of store.list()) out.push(s);
-    return out;
-  } finally {
-    await store.close();
-  }
-}
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('tenure import --format revenuecat-export on PostgreSQL', () => {
   it('derives the subscribers, keeps sandbox rows in the sandbox schema, and re-imports nothing', async () => {
@@ -51,10 +37,10 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('tenure import --format revenue
       const first = capture();
       expect((await runDataCommand('import', args, {}, first.io)).code).toBe(0);
       expect(JSON.parse(first.out.join(''))).toMatchObject({ rows: 2, sandbox_rows: 1, rejected: 0 });
-      expect(await subscribers(schema.spec)).toMatchObject([{ customer_id: 'p1', state: 'pending_cancel' }]);
+      expect(await subscribersAt(schema.spec)).toMatchObject([{ customer_id: 'p1', state: 'pending_cancel' }]);
       const sandboxSpec = new URL(schema.spec);
       sandboxSpec.searchParams.set('schema', `${schema.name}_sandbox`);
-      expect((await subscribers(sandboxSpec.toString())).map((s) => s.customer_id)).toEqual(['s1']);
+      expect((await subscribersAt(sandboxSpec.toString())).map((s) => s.customer_id)).toEqual(['s1']);
       const again = capture();
       expect((await runDataCommand('import', args, {}, again.io)).code).toBe(0);
       expect(JSON.parse(again.out.join(''))).toMatchObject({ new: 0, rejected: 0 });
