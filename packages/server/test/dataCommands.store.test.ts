@@ -23,11 +23,11 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock/clock.js';
 import { ImportInterrupted, importRecords } from '../src/cli/storeData/importRecords.js';
 import { runDataCommand } from '../src/cli/dataCommands.js';
-import { openStore, parseStoreSpec } from '../src/store/openStore.js';
 import { transferEvent } from '@tenure/store-contract';
 import { DAY, fixture, handledEvent as fixtureEvent, T0 } from './helpers/fixtures.js';
 import { generateStories, handledEvent } from './durability/webhookStream.js';
 import { TEST_DATABASE_URL, testSchema, warnIfNoPostgres } from './durability/postgresSchema.js';
+import { withStoreAt } from './helpers/storeAt.js';
 
 const NOW = T0 + 400 * DAY; // after every generated event
 const CLOCK = new Date(NOW).toISOString();
@@ -101,16 +101,6 @@ function capture(extra: { stdinStream?: Readable; progressTty?: boolean } = {}) 
   };
 }
 
-async function withStore<T>(spec: string, use: (store: SubscriberStore) => Promise<T>): Promise<T> {
-  const parsed = parseStoreSpec(spec);
-  if (!parsed.ok) throw new Error(parsed.error);
-  const store = await openStore(parsed.spec);
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
-}
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -162,7 +152,7 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
     it('export then import into a fresh store gives equal subscribers, events, activity and at-risk; exporting again gives the same bytes', async () => {
       const a = fresh(backend);
       const b = fresh(backend);
-      const { events, activity } = await withStore(a.spec, (s) => seed(s, 150));
+      const { events, activity } = await withStoreAt(a.spec, (s) => seed(s, 150));
       const file = join(dir, `export-${++n}.ndjson`);
 
       const exp = capture();
@@ -188,8 +178,8 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
         complete: true,
       });
 
-      const before = await withStore(a.spec, snapshot);
-      const after = await withStore(b.spec, snapshot);
+      const before = await withStoreAt(a.spec, snapshot);
+      const after = await withStoreAt(b.spec, snapshot);
       expect(after).toEqual(before);
       expect(after.subscribers).toEqual(expect.arrayContaining(expected(events, activity)));
       expect(after.count).toBe(150);
@@ -206,17 +196,17 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
     it('importing the same file twice: the second run reports 0 new and every event duplicate, and changes nothing', async () => {
       const a = fresh(backend);
       const b = fresh(backend);
-      const { events, activity } = await withStore(a.spec, (s) => seed(s, 60));
+      const { events, activity } = await withStoreAt(a.spec, (s) => seed(s, 60));
       const file = join(dir, `export-${++n}.ndjson`);
       expect((await runDataCommand('export', ['--store', a.spec, '--out', file], {}, capture().io)).code).toBe(0);
       expect((await runDataCommand('import', [file, '--store', b.spec, '--clock', CLOCK], {}, capture().io)).code).toBe(0);
-      const first = await withStore(b.spec, snapshot);
+      const first = await withStoreAt(b.spec, snapshot);
 
       const second = capture();
       expect((await runDataCommand('import', [file, '--store', b.spec, '--clock', CLOCK, '--json'], {}, second.io)).code).toBe(0);
       expect(JSON.parse(second.out.join(''))).toMatchObject({ new: 0, duplicate: events.length, activity: activity.length, rejected: 0 });
       expect(second.err.join('')).toMatch(new RegExp(`: 0 new, ${events.length} duplicate, 0 ignored, ${activity.length} activity, 0 rejected\\n$`));
-      expect(await withStore(b.spec, snapshot)).toEqual(first);
+      expect(await withStoreAt(b.spec, snapshot)).toEqual(first);
     }, 60_000);
 
     it('carries the routes of moved subscriptions: a store imported from an export sends a late event of one to its receiver, as the original does', async () => {
@@ -228,7 +218,7 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
       const renewed = fixtureEvent('renewal', { ...sender, id: 'rt_2', event_timestamp_ms: T0 + 30 * DAY, purchased_at_ms: T0 + 30 * DAY, expiration_at_ms: T0 + 60 * DAY });
       const own = fixtureEvent('initial_purchase', { app_user_id: 'user_r', original_app_user_id: 'user_r', aliases: ['user_r'], original_transaction_id: 'otx_r', id: 'rt_3', event_timestamp_ms: T0 + DAY, purchased_at_ms: T0 + DAY, expiration_at_ms: T0 + 31 * DAY });
       const late = fixtureEvent('renewal', { ...sender, id: 'rt_4', event_timestamp_ms: T0 + 60 * DAY, purchased_at_ms: T0 + 60 * DAY, expiration_at_ms: T0 + 90 * DAY });
-      const { events } = await withStore(a.spec, async (s) => {
+      const { events } = await withStoreAt(a.spec, async (s) => {
         const seeded = await seed(s, 20);
         await s.applyEvents([bought, renewed, own], ctx);
         await s.applyTransfer(transferEvent('rt_tr', ['user_s'], ['user_r']), ctx);
@@ -240,7 +230,7 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
       expect(exp.err.join('')).toMatch(/^export: [\d,]+ events, \d+ activity and 1 route lines written to /);
       const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
       // The route comes last: the moved subscription to the receiving id (the receiver's own otx_r did not move).
-      expect(lines).toHaveLength((await withStore(a.spec, (s) => collect(s.records()))).length + 1);
+      expect(lines).toHaveLength((await withStoreAt(a.spec, (s) => collect(s.records()))).length + 1);
       expect(JSON.parse(lines.at(-1)!)).toEqual({ moved_subscription: { original_transaction_id: 'otx_s', receiver: 'user_r' } });
       expect(JSON.parse(lines.at(-2)!)).not.toHaveProperty('moved_subscription');
 
@@ -250,17 +240,17 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
         expect(JSON.parse(imp.out.join(''))).toMatchObject({ new: run === 1 ? events.length + 3 : 0, routes: 1, rejected: 0 });
         expect(imp.err.join('')).toMatch(/ activity, 1 routes, 0 rejected\n$/);
         // The second import of the same file changes nothing.
-        expect(await withStore(b.spec, snapshot)).toEqual(await withStore(a.spec, snapshot));
+        expect(await withStoreAt(b.spec, snapshot)).toEqual(await withStoreAt(a.spec, snapshot));
       }
 
       // A renewal of the moved subscription, delivered late under the sender's ids, reaches user_r in both.
       for (const spec of [a.spec, b.spec]) {
-        await withStore(spec, async (s) => {
+        await withStoreAt(spec, async (s) => {
           expect(await s.applyEvent(late, ctx)).toMatchObject({ status: 'applied', subscriber: { customer_id: 'user_r', renewals: 2 } });
           expect(await s.get('user_s')).toBeUndefined();
         });
       }
-      expect(await withStore(b.spec, snapshot)).toEqual(await withStore(a.spec, snapshot));
+      expect(await withStoreAt(b.spec, snapshot)).toEqual(await withStoreAt(a.spec, snapshot));
     }, 60_000);
 
     it('reports each rejected line with its number and reason, counts ignored types, and imports the rest (exit 1)', async () => {
@@ -300,7 +290,7 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
       expect(stderr).toContain('\n  line 2 (line): Invalid JSON: ');
       expect(stderr).toContain('\n  line 3 (event.app_user_id): ');
 
-      await withStore(t.spec, async (store) => {
+      await withStoreAt(t.spec, async (store) => {
         expect(await store.eventCount()).toBe(3);
         expect((await store.get('alice'))?.last_activity_at).toBe(T0 + 5 * DAY);
         expect((await store.get('carol'))?.last_activity_at).toBe(T0 + 9 * DAY);
@@ -313,20 +303,20 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
     it('imports from stdin with -, and exports to stdout', async () => {
       const a = fresh(backend);
       const b = fresh(backend);
-      const { events } = await withStore(a.spec, (s) => seed(s, 20));
+      const { events } = await withStoreAt(a.spec, (s) => seed(s, 20));
       const exp = capture();
       expect((await runDataCommand('export', [], { DATABASE_URL: a.spec }, exp.io)).code).toBe(0);
       const imp = capture({ stdinStream: Readable.from([exp.streamed()]) });
       expect((await runDataCommand('import', ['-', '--batch-size', '7'], { DATABASE_URL: b.spec, TENURE_CLOCK: CLOCK }, imp.io)).code).toBe(0);
       expect(imp.err.join('')).toContain(`: ${events.length} new, 0 duplicate`);
-      expect(await withStore(b.spec, snapshot)).toEqual(await withStore(a.spec, snapshot));
+      expect(await withStoreAt(b.spec, snapshot)).toEqual(await withStoreAt(a.spec, snapshot));
     }, 60_000);
 
     it('replay after a rules or configuration change rebuilds every subscriber from its events and the rows the new config says', async () => {
       const t = fresh(backend);
       // The rows were built under another configuration, and some records by other (older) rules.
       const old = resolveConfig({ bands: { critical: 95, high: 30, medium: 10 }, risk: { state_base: { active: 50 } } });
-      const { events, activity } = await withStore(t.spec, (s) => seed(s, 120, old));
+      const { events, activity } = await withStoreAt(t.spec, (s) => seed(s, 120, old));
       const want = expected(events, activity);
       const stale = want.filter((_, i) => i % 4 === 0);
       for (const s of stale) {
@@ -347,7 +337,7 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
         for (const s of want) expect(rows.get(s.customer_id)).toEqual({ customer_id: s.customer_id, ...pick(materializeAtRisk(s, NOW, DEFAULT_CONFIG).row) });
       }
 
-      await withStore(t.spec, async (store) => {
+      await withStoreAt(t.spec, async (store) => {
         for (const s of want) expect(await store.get(s.customer_id)).toEqual(s);
         const page = await store.atRisk({ limit: 10_000 }, ctx);
         expect(page.items.map((i) => i.subscriber)).toEqual(selectAtRisk(want, NOW, DEFAULT_CONFIG, { limit: 10_000 }).items.map((i) => i.subscriber));
@@ -366,13 +356,13 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('moving a store from SQLite to 
   it('export from a SQLite file, import into PostgreSQL: the same subscribers, events, activity and at-risk order', async () => {
     const from = fresh(BACKENDS[0]!);
     const to = fresh(BACKENDS[1]!);
-    const { events } = await withStore(from.spec, (s) => seed(s, 80));
+    const { events } = await withStoreAt(from.spec, (s) => seed(s, 80));
     const file = join(dir, `move-${++n}.ndjson`);
     expect((await runDataCommand('export', ['--out', file], { DATABASE_URL: from.spec }, capture().io)).code).toBe(0);
     const imp = capture();
     expect((await runDataCommand('import', [file], { DATABASE_URL: to.spec, TENURE_CLOCK: CLOCK }, imp.io)).code).toBe(0);
     expect(imp.err.join('')).toContain(`: ${events.length} new, 0 duplicate`);
-    expect(await withStore(to.spec, snapshot)).toEqual(await withStore(from.spec, snapshot));
+    expect(await withStoreAt(to.spec, snapshot)).toEqual(await withStoreAt(from.spec, snapshot));
   }, 60_000);
 });
 
@@ -383,7 +373,7 @@ describe('importRecords on SQLite', () => {
   it('stops between batches when aborted: what it reports is exactly what is committed', async () => {
     const t = fresh(BACKENDS[0]!);
     const controller = new AbortController();
-    const error = await withStore(t.spec, (store) =>
+    const error = await withStoreAt(t.spec, (store) =>
       importRecords(store, Readable.from(lines(250)), {
         clock: fixedClock(NOW),
         config: DEFAULT_CONFIG,
@@ -395,7 +385,7 @@ describe('importRecords on SQLite', () => {
     expect(error).toBeInstanceOf(ImportInterrupted);
     expect((error as ImportInterrupted).report).toMatchObject({ new: 100, duplicate: 0 });
     expect((error as ImportInterrupted).line).toBe(200);
-    expect(await withStore(t.spec, (s) => s.eventCount())).toBe(100);
+    expect(await withStoreAt(t.spec, (s) => s.eventCount())).toBe(100);
   });
 
   it('restores a route in file order: the events before its line stay where delivered, those after it are routed; a bad route line is rejected with its number', async () => {
@@ -403,9 +393,9 @@ describe('importRecords on SQLite', () => {
     const renewal = (id: string, day: number) => JSON.stringify(fixture('renewal', { id, app_user_id: 'user_s', original_app_user_id: 'user_s', aliases: ['user_s'], original_transaction_id: 'otx_s', event_timestamp_ms: T0 + day * DAY }));
     const route = (receiver: string) => JSON.stringify({ moved_subscription: { original_transaction_id: 'otx_s', receiver } });
     const file = [renewal('ro_1', 1), route('user_x'), JSON.stringify({ moved_subscription: { original_transaction_id: 'otx_s', receiver: '' } }), route('user_r'), renewal('ro_2', 2), route('user_z'), route('user_r')];
-    const report = await withStore(t.spec, (store) => importRecords(store, Readable.from(file), { clock: fixedClock(NOW), config: DEFAULT_CONFIG }));
+    const report = await withStoreAt(t.spec, (store) => importRecords(store, Readable.from(file), { clock: fixedClock(NOW), config: DEFAULT_CONFIG }));
     expect(report).toMatchObject({ lines: 7, new: 2, routes: 4, rejected: 1, rejections: [{ line: 3, field: 'moved_subscription.receiver', message: 'Must not be empty' }] });
-    await withStore(t.spec, async (store) => {
+    await withStoreAt(t.spec, async (store) => {
       expect((await store.get('user_s'))?.renewals).toBe(1); // ro_1, stored before any route
       expect((await store.get('user_r'))?.renewals).toBe(1); // ro_2, after the route to user_r
       expect(await store.get('user_x')).toBeUndefined();

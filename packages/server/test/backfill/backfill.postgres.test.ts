@@ -5,22 +5,12 @@ import type { RunningBillingSim } from '@tenure/billing-sim';
 import { describe, expect, it } from 'vitest';
 import { checkpointName } from '../../src/backfill/backfill.js';
 import { runCli } from '../../src/cli/runCli.js';
-import { openStore, parseStoreSpec } from '../../src/store/openStore.js';
 import { TEST_DATABASE_URL, testSchema, warnIfNoPostgres } from '../durability/postgresSchema.js';
+import { withStoreAt } from '../helpers/storeAt.js';
 import { byWebhooks, factsOf, populate, startSim } from './simPopulation.js';
 
 warnIfNoPostgres('the PostgreSQL run of tenure backfill');
 
-async function withStore<T>(spec: string, use: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
-  const parsed = parseStoreSpec(spec);
-  if (!parsed.ok) throw new Error(parsed.error);
-  const store = await openStore(parsed.spec);
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
-}
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('tenure backfill on PostgreSQL', () => {
   it('resumes from its checkpoint in the schema and builds the webhooks\' subscribers', async () => {
@@ -35,13 +25,13 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('tenure backfill on PostgreSQL'
       const args = ['backfill', '--project', 'proj_sim', '--base-url', `${running.url}/v2`, '--store', schema.spec, '--page-size', '4', '--clock', new Date(running.sim.now()).toISOString()];
       const env = { REVENUECAT_API_KEY: 'sk_test' };
       expect((await runCli([...args, '--max-pages', '1'], env, io)).code).toBe(0);
-      expect(await withStore(schema.spec, (s) => s.checkpoints.get(checkpointName('proj_sim', 'production')))).toContain('"starting_after":"c003"');
+      expect(await withStoreAt(schema.spec, (s) => s.checkpoints.get(checkpointName('proj_sim', 'production')))).toContain('"starting_after":"c003"');
       expect((await runCli(args, env, io)).code).toBe(0);
       expect((await runCli([...args, '--environment', 'sandbox'], env, io)).code).toBe(0);
       const webhooks = (await factsOf(await byWebhooks(running))).filter((f) => f.customer_id !== 'sbx1');
-      expect(await withStore(schema.spec, factsOf)).toEqual(webhooks);
+      expect(await withStoreAt(schema.spec, factsOf)).toEqual(webhooks);
       const sandbox = schema.spec.replace(/schema=([^&]+)/, (_, name: string) => `schema=${name}_sandbox`);
-      expect((await withStore(sandbox, factsOf)).map((f) => f.customer_id)).toEqual(['sbx1']);
+      expect((await withStoreAt(sandbox, factsOf)).map((f) => f.customer_id)).toEqual(['sbx1']);
       const out: string[] = [];
       expect((await runCli([...args, '--json'], env, { ...io, stdout: (t: string) => void out.push(t) })).code).toBe(0);
       expect(JSON.parse(out.join(''))).toMatchObject({ complete: true, new: 0 });
