@@ -1,6 +1,8 @@
-// The SQLite import session with another process's writes between its batches: a session
-// remembers ids and marks across batches only while no other connection committed (its
-// `data_version`), so a webhook that `tenure serve` stores meanwhile in the same file is followed.
+// The SQLite import session with other writes between its batches: a session remembers ids, marks
+// and the folds of the persons it met first only while nothing else wrote (another connection's
+// commit moves `data_version`, this connection's other writers `total_changes()`), so a webhook
+// that `tenure serve` stores meanwhile in the same file, or this process between the batches of
+// `finish`, is followed.
 import { DEFAULT_CONFIG } from '@tenure/core';
 import { DAY_MS, T0, buildEvent, listAll } from '@tenure/store-contract';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +36,36 @@ describe('SQLite import session beside another connection', () => {
       expect(await importer.eventsOf('anon', { limit: 10 })).toEqual(await reference.eventsOf('anon', { limit: 10 }));
     } finally {
       await Promise.all([reference.close(), importer.close(), server.close()]);
+    }
+  });
+});
+
+describe('SQLite import session: the folds it holds', () => {
+  // More persons than one transaction of `finish` folds (500), so a webhook can come between two.
+  const persons = Array.from({ length: 700 }, (_, i) => `p${String(i).padStart(4, '0')}`);
+  const file = persons.flatMap((customer, i) => [
+    buildEvent('INITIAL_PURCHASE', `f${i}a`, customer, T0, { price: 9.99, expiration_at_ms: T0 + 30 * DAY_MS }),
+    buildEvent('RENEWAL', `f${i}b`, customer, T0 + 30 * DAY_MS, { price: 9.99, expiration_at_ms: T0 + 60 * DAY_MS }),
+  ]);
+  // For a person of the second transaction, after the first one.
+  const late = buildEvent('CANCELLATION', 'late', 'p0650', T0 + 35 * DAY_MS, { cancel_reason: 'UNSUBSCRIBE', expiration_at_ms: T0 + 60 * DAY_MS });
+
+  it('folds in a webhook this process stored between two transactions of finish', async () => {
+    const reference = await openSqliteStore({ path: tempDbPath() });
+    const importer = await openSqliteStore({ path: tempDbPath() });
+    try {
+      await reference.applyEvents([...file, late], ctx);
+      const session = await importer.beginImport(ctx);
+      await session.append(file);
+      let sent: Promise<unknown> | undefined;
+      await session.finish(ctx, (done) => {
+        if (done === 500) sent = importer.applyEvent(late, ctx);
+      });
+      await sent;
+      expect((await importer.get('p0650'))?.state).toBe('pending_cancel');
+      expect(await listAll(importer)).toEqual(await listAll(reference));
+    } finally {
+      await Promise.all([reference.close(), importer.close()]);
     }
   });
 });

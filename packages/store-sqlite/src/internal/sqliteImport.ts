@@ -3,13 +3,19 @@
  * a batch of events in one `BEGIN IMMEDIATE` transaction as `applyEvents` does (same insert, same
  * identities, a merge of two persons folded at once), but reads and writes no record: it adds each
  * person it touched to `import_pending`, in the same transaction as its events. `finish` then
- * folds each pending person once from all its stored events (`SqlitePeople.refold`), a few hundred
- * persons per transaction, and removes their marks with their new rows. So a person whose rows come
- * far apart in the file (an export in time order) is read and written once, not once per batch,
- * and a process that dies before `finish` leaves the marks behind for the next session's `finish`.
+ * folds each pending person once (`SqlitePeople.refold`), a few hundred persons per transaction,
+ * and removes their marks with their new rows. So a person whose rows come far apart in the file
+ * (an export in time order) is read and written once, not once per batch, and a process that dies
+ * before `finish` leaves the marks behind for the next session's `finish`.
+ *
+ * A person the session met first (none of its ids known before) is folded as its events are
+ * stored, in memory (`applyEvent`, whose order does not matter): `finish` writes that fold instead
+ * of reading and parsing the events back, while nothing else wrote to the database since the
+ * session's last transaction (another connection's commit moves `data_version`, a writer of this
+ * connection `total_changes()`); otherwise, and past `MAX_HELD` persons, from the stored events.
  */
 import type Database from 'better-sqlite3';
-import { identityIdsOf, type ApplyOutcome, type HandledEvent, type ImportSession, type StoreContext } from '@tenure/core';
+import { applyEvent, identityIdsOf, type ApplyOutcome, type HandledEvent, type ImportSession, type StoreContext, type Subscriber } from '@tenure/core';
 import type { SqliteMovedSubscriptions } from './sqliteMovedSubscriptions.js';
 import type { SqlitePeople } from './sqlitePeople.js';
 
@@ -17,16 +23,21 @@ import type { SqlitePeople } from './sqlitePeople.js';
 const FINISH_BATCH = 500;
 /** Ids a session remembers at most (about 100 bytes each); past it, it starts over. */
 const MAX_REMEMBERED = 200_000;
+/** Persons whose fold a session holds at most (under 1 KB each, measured); the others are folded from their stored events. */
+const MAX_HELD = 100_000;
 
 /**
- * What a session remembers across its batches: each id's key (null for an id no person has) and the
- * persons it marked. True while nothing else changed identities or marks: another connection's
- * commit moves `data_version`, this connection's other writers move `changes`; then it is
- * forgotten. So a customer whose rows are far apart in the file is looked up and marked once.
+ * What a session remembers across its batches: each id's key (null for an id no person has), the
+ * persons it marked, and the folds of the persons it met first. True while nothing else wrote:
+ * another connection's commit moves `data_version`, this connection's other writers
+ * `total_changes()`; then it is forgotten. So a customer whose rows are far apart in the file is
+ * looked up and marked once, and a new one is not read back at the end.
  */
 interface Remembered {
   keyOf: Map<string, string | null>;
   marked: Set<string>;
+  /** Person key → the fold of exactly the events stored under it (every one stored by this session). */
+  held: Map<string, Subscriber>;
   /** `data_version` and `changes` after this session's last transaction. */
   seen: string;
 }
@@ -50,17 +61,24 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
   const pendingFirst = db.prepare<[number], string>('SELECT customer_id FROM import_pending ORDER BY customer_id LIMIT ?').pluck();
   const pendingAfter = db.prepare<[string, number], string>('SELECT customer_id FROM import_pending WHERE customer_id > ? ORDER BY customer_id LIMIT ?').pluck();
   const countPending = db.prepare<[], number>('SELECT count(*) FROM import_pending').pluck();
-  /** Marks removed by any session's `finish` on this connection. */
-  let unmarked = 0;
-  const stateOf = () => `${db.pragma('data_version', { simple: true }) as number}:${people.changes}:${unmarked}`;
+  const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
+  const stateOf = () => `${db.pragma('data_version', { simple: true }) as number}:${totalChanges.get()!}`;
+  /** Forgets what `remembered` knows when something else wrote since the session's last transaction. */
+  const follow = (remembered: Remembered) => {
+    if (remembered.seen === stateOf()) return;
+    remembered.keyOf.clear();
+    remembered.marked.clear();
+    remembered.held.clear();
+  };
 
   const append = db.transaction((events: readonly HandledEvent[], ctx: StoreContext, remembered: Remembered): ApplyOutcome['status'][] => {
-    if (remembered.seen !== stateOf() || remembered.keyOf.size > MAX_REMEMBERED) {
+    follow(remembered);
+    if (remembered.keyOf.size > MAX_REMEMBERED) {
       remembered.keyOf.clear();
       remembered.marked.clear();
     }
     remembered.seen = ''; // forgotten next time unless this transaction commits (a rollback undoes what it learnt)
-    const { keyOf, marked } = remembered;
+    const { keyOf, marked, held } = remembered;
     const statuses = events.map((delivered): ApplyOutcome['status'] => {
       const event = moved.route(delivered);
       const keys: string[] = [];
@@ -79,8 +97,16 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
       }
       if (keys.length > 1) {
         // Ids of several persons: one person from now on, folded now as `applyEvents` does (rare).
+        for (const merged of keys) held.delete(merged);
         key = people.regroup(keys, null, ctx).customer_id;
+        held.delete(key);
         keyOf.clear();
+      } else if (keys.length === 0) {
+        // A person no stored event named: every event under its key is this session's.
+        if (held.size < MAX_HELD) held.set(key, applyEvent(undefined, event));
+      } else {
+        const fold = held.get(key);
+        if (fold !== undefined) held.set(key, applyEvent(fold, event));
       }
       if (!marked.has(key)) {
         marked.add(key);
@@ -93,32 +119,36 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
   });
 
   /** Folds the pending persons after `after` (null: from the first); returns the last one, null when done, and how many. */
-  const finishBatch = db.transaction((after: string | null, ctx: StoreContext): { last: string | null; done: number; folded: number } => {
+  const finishBatch = db.transaction((after: string | null, ctx: StoreContext, held: Map<string, Subscriber>): { last: string | null; done: number; folded: number } => {
     const keys = after === null ? pendingFirst.all(FINISH_BATCH) : pendingAfter.all(after, FINISH_BATCH);
     let folded = 0;
     for (const key of keys) {
       // No event under a mark: its person was merged into another since, which is marked too.
-      if (people.refold(key, null, ctx) !== undefined) folded += 1;
+      if (people.refold(key, null, ctx, [], held.get(key)) !== undefined) folded += 1;
+      held.delete(key);
       unmark.run(key);
     }
-    unmarked += keys.length;
     return { last: keys.length < FINISH_BATCH ? null : keys[keys.length - 1]!, done: keys.length, folded };
   });
 
   return (begun) => {
-    const remembered: Remembered = { keyOf: new Map(), marked: new Set(), seen: '' };
+    const remembered: Remembered = { keyOf: new Map(), marked: new Set(), held: new Map(), seen: '' };
     return {
       async append(events) {
         return events.length === 0 ? [] : append.immediate(events, begun, remembered);
       },
       async finish(ctx, onProgress) {
-        deps.ensureConfig(ctx);
+        follow(remembered);
+        deps.ensureConfig(ctx); // rewrites rows, never events: the folds still hold
+        remembered.seen = stateOf();
         const total = countPending.get()!;
         let cursor: string | null = null;
         let done = 0;
         let folded = 0;
         do {
-          const batch: { last: string | null; done: number; folded: number } = finishBatch.immediate(cursor, ctx);
+          follow(remembered); // a write since the last transaction (a webhook): its persons are read from the store
+          const batch: { last: string | null; done: number; folded: number } = finishBatch.immediate(cursor, ctx, remembered.held);
+          remembered.seen = stateOf();
           cursor = batch.last;
           done += batch.done;
           folded += batch.folded;

@@ -40,9 +40,11 @@ export interface SqlitePeople {
    * `reported` and of the rows of `key` and of `absorbed` (keys whose events and ids were just
    * moved to `key`), keyed by the fold's `customer_id`: moves the events and ids there, deletes
    * the other rows and writes the record and its row; returns the record, or undefined when no
-   * event is stored under `key` (nothing changes).
+   * event is stored under `key` (nothing changes). `folded`, when given, is the fold of exactly
+   * the events stored under `key` (an import session's, kept as it stored them): they are then not
+   * read again.
    */
-  refold(key: string, reported: number | null, ctx: StoreContext, absorbed?: readonly string[]): Subscriber | undefined;
+  refold(key: string, reported: number | null, ctx: StoreContext, absorbed?: readonly string[], folded?: Subscriber): Subscriber | undefined;
 }
 
 /** Given the database, its statements and the store's save, returns the identity index. */
@@ -59,9 +61,12 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
   let changes = 0;
   const bodiesOf = db.prepare<[string], string>('SELECT body FROM events WHERE customer_id = ? ORDER BY seq').pluck();
 
-  const refold = (key: string, reported: number | null, ctx: StoreContext, absorbed: readonly string[] = []): Subscriber | undefined => {
-    const bodies = bodiesOf.all(key);
-    if (bodies.length === 0) return undefined;
+  /** The fold of every event stored under `key`, or undefined when there is none. */
+  const foldStored = (key: string): Subscriber | undefined => foldEvents(bodiesOf.all(key).map((body) => JSON.parse(body) as HandledEvent));
+
+  const refold = (key: string, reported: number | null, ctx: StoreContext, absorbed: readonly string[] = [], known?: Subscriber): Subscriber | undefined => {
+    const folded = known ?? foldStored(key);
+    if (folded === undefined) return undefined;
     // The fold's key is one of the person's ids, so a row under it is one of these (every id finds one record).
     const rows: StoredSubscriber[] = [];
     let latest = reported;
@@ -72,7 +77,6 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
       const at = row.reported_activity_at;
       if (at !== null && (latest === null || at > latest)) latest = at;
     }
-    const folded = foldEvents(bodies.map((body) => JSON.parse(body) as HandledEvent))!;
     const subscriber = latest === null ? folded : recordActivity(folded, latest);
     const target = subscriber.customer_id;
     if (target !== key) {
