@@ -8,7 +8,8 @@
  * end). Both in wall time and in CPU time (the process's user + system, gunzip's threads included:
  * the figure to read on a shared machine). RSS is sampled every 50 ms (`processUsage.ts`), and at each quarter of the
  * import, to show whether memory stays flat. `BENCH_IMPORT_ROUNDS=5` alternates parse-only and import five
- * times and prints the median ratio. `BENCH_IMPORT_ROWS=2000` is a smoke run.
+ * times and prints the median ratio; `BENCH_IMPORT_AGAIN=1` imports the file a second time into each
+ * store (the daily re-import, every event already stored). `BENCH_IMPORT_ROWS=2000` is a smoke run.
  */
 import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -171,9 +172,24 @@ async function measureImport(file: string, path: ImportPath, round: number) {
   const cpuUsed = process.cpuUsage(cpu);
   const peak = sampler.stop();
   const foldCpuMs = cpuMs(process.cpuUsage(afterBatch));
+  const again = AGAIN ? await importAgain(file, path === 'session' ? opened.store : throughApplyEvents(opened.store)) : undefined;
   await opened.dispose();
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqlitePath}${suffix}`, { force: true }); // the next round's store is fresh, and the disk not filled
-  return { report, ms, cpuMs: cpuMs(cpuUsed), foldCpuMs, rssBefore, peak, quarters };
+  return { report, ms, cpuMs: cpuMs(cpuUsed), foldCpuMs, rssBefore, peak, quarters, again };
+}
+
+/** Also import the same file a second time into the same store (`BENCH_IMPORT_AGAIN=1`): the daily re-import at its simplest, every event already stored. */
+const AGAIN = process.env['BENCH_IMPORT_AGAIN'] === '1';
+
+/** The file imported once more into `store`, which holds it already: rows, CPU and wall time, events found stored. */
+async function importAgain(file: string, store: SubscriberStore) {
+  collectGarbage();
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const reader = await openExportReader(createReadStream(file));
+  if (!reader.ok) throw new Error(reader.error.message);
+  const report = await importExport(store, reader.value, { clock: fixedClock(T0 + 500 * DAY), config: DEFAULT_CONFIG, asOf: T0 + 500 * DAY });
+  return { rows: report.rows, ms: performance.now() - started, cpuMs: cpuMs(process.cpuUsage(cpu)), duplicate: report.duplicate, new: report.new };
 }
 
 /** Alternated rounds of parse-only and import (`BENCH_IMPORT_ROUNDS`, default 1): on a shared machine one pair is noise, the median of several is the figure. */
@@ -215,6 +231,7 @@ export async function runImportBench(): Promise<void> {
   const LABEL: Record<ImportPath, string> = { batches: 'before: applyEvents per batch', session: 'after: import session' };
   /** Each path's ratios to the parse of its round, by CPU. */
   const ratios = new Map<ImportPath, number[]>(PATHS.map((path) => [path, []]));
+  const againRatios = new Map<ImportPath, number[]>(PATHS.map((path) => [path, []]));
   for (let round = 1; round <= ROUNDS; round += 1) {
     const parse = await measureParse(file);
     const runs: { path: ImportPath; run: Awaited<ReturnType<typeof measureImport>> }[] = [];
@@ -242,6 +259,15 @@ export async function runImportBench(): Promise<void> {
             mb(run.peak),
           ];
         }),
+        ...runs.flatMap(({ path, run }) => {
+          const again = run.again;
+          if (again === undefined) return [];
+          const byCpu = parse.cpuMs / parse.parsed / (again.cpuMs / again.rows);
+          againRatios.get(path)!.push(byCpu);
+          const rowsPerSecond = (again.rows * 1000) / again.ms;
+          const label = `import again into the same store (${again.duplicate.toLocaleString('en-US')} events stored already, ${again.new} new), ${LABEL[path]}`;
+          return [[label, again.rows.toLocaleString('en-US'), seconds(again.ms), rate(rowsPerSecond), (rowsPerSecond / parseRate).toFixed(2), seconds(again.cpuMs), '', byCpu.toFixed(2), '', '']];
+        }),
       ],
     );
     if (round < ROUNDS) continue;
@@ -257,6 +283,8 @@ export async function runImportBench(): Promise<void> {
   if (ROUNDS > 1) {
     for (const [path, values] of ratios) {
       console.log(`import (${LABEL[path]}) × parse-only by CPU over ${ROUNDS} rounds: median ${median(values).toFixed(2)}, ${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`);
+      const again = againRatios.get(path)!;
+      if (again.length > 0) console.log(`import again (${LABEL[path]}) × parse-only by CPU over ${ROUNDS} rounds: median ${median(again).toFixed(2)}, ${Math.min(...again).toFixed(2)}–${Math.max(...again).toFixed(2)}`);
     }
   }
 }

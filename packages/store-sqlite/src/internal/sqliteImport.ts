@@ -24,7 +24,7 @@ const FINISH_BATCH = 500;
 /** Ids a session remembers at most (about 100 bytes each); past it, it starts over. */
 const MAX_REMEMBERED = 200_000;
 /** Persons whose fold a session holds at most (under 1 KB each, measured); the others are folded from their stored events. */
-const MAX_HELD = 100_000;
+const MAX_HELD = 25_000;
 
 /**
  * What a session remembers across its batches: each id's key (null for an id no person has), the
