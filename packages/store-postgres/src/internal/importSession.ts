@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL store's bulk import (`SubscriberStore.beginImport`, schema version 6): `append`
  * stores a batch as `applyEvents` does, under the same locks, in transactions of at most 500
- * events, but reads and writes no record; each person touched goes to `import_pending` in the
+ * events (an event whose id is stored already answered `duplicate` before any), but reads and
+ * writes no record; each person touched goes to `import_pending` in the
  * transaction of its events. `finish`
  * folds the pending persons a page at a time (their locks taken as every writer takes them, so a
  * webhook of one of them arriving meanwhile is folded in or applied after, never lost) and removes
@@ -35,8 +36,15 @@ export function createPgImport(
     async append(events) {
       const statuses: ApplyOutcome['status'][] = [];
       for (let from = 0; from < events.length; from += APPEND_CHUNK) {
-        const chunk = events.slice(from, from + APPEND_CHUNK).map((event) => ({ event, now: begun.now }));
-        statuses.push(...(await withTransaction(pool, (client) => appendEvents(client, sql, chunk, begun.config))));
+        const chunk = events.slice(from, from + APPEND_CHUNK);
+        // An id stored already is a duplicate (events are never deleted), answered without locks or
+        // writes: a re-import of the next day's full export finds nearly every one.
+        const { rows } = await pool.query<{ id: string }>(`SELECT id FROM ${t.events} WHERE id = ANY($1::text[])`, [chunk.map((event) => event.id)]);
+        const stored = new Set(rows.map((row) => row.id));
+        const fresh = chunk.filter((event) => !stored.has(event.id)).map((event) => ({ event, now: begun.now }));
+        const written = fresh.length === 0 ? [] : await withTransaction(pool, (client) => appendEvents(client, sql, fresh, begun.config));
+        let next = 0;
+        for (const event of chunk) statuses.push(stored.has(event.id) ? 'duplicate' : written[next++]!);
       }
       return statuses;
     },

@@ -62,6 +62,7 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
   const pendingAfter = db.prepare<[string, number], string>('SELECT customer_id FROM import_pending WHERE customer_id > ? ORDER BY customer_id LIMIT ?').pluck();
   const countPending = db.prepare<[], number>('SELECT count(*) FROM import_pending').pluck();
   const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
+  const stored = db.prepare<[string], number>('SELECT 1 FROM events WHERE id = ?').pluck();
   const stateOf = () => `${db.pragma('data_version', { simple: true }) as number}:${totalChanges.get()!}`;
   /** Forgets what `remembered` knows when something else wrote since the session's last transaction. */
   const follow = (remembered: Remembered) => {
@@ -80,6 +81,8 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
     remembered.seen = ''; // forgotten next time unless this transaction commits (a rollback undoes what it learnt)
     const { keyOf, marked, held } = remembered;
     const statuses = events.map((delivered): ApplyOutcome['status'] => {
+      // An id stored already (a re-import finds nearly every one): nothing to route, resolve or write.
+      if (stored.get(delivered.id) !== undefined) return 'duplicate';
       const event = moved.route(delivered);
       const keys: string[] = [];
       const unknown: string[] = [];
