@@ -38,7 +38,7 @@ interface Remembered {
   marked: Set<string>;
   /** Person key → the fold of exactly the events stored under it (every one stored by this session). */
   held: Map<string, Subscriber>;
-  /** `data_version` and `changes` after this session's last transaction. */
+  /** `data_version` and `total_changes()` after this session's last transaction ('' while one runs). */
   seen: string;
 }
 

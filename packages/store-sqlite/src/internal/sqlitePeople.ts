@@ -18,8 +18,6 @@ export type SaveSubscriber = (subscriber: Subscriber, before: StoredSubscriber |
 
 /** The identity index of one connection and the re-fold of merged or renamed records. */
 export interface SqlitePeople {
-  /** Grows whenever an id gets a key or changes key on this connection (a cache of `keyOf` is stale after). */
-  readonly changes: number;
   /** The key of the record `id` belongs to, or undefined. */
   keyOf(id: string): string | undefined;
   /** The distinct keys of the records the ids belong to (in the order first met), and the ids no record has yet. */
@@ -58,14 +56,12 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
   const moveEvents = db.prepare<[string, string]>('UPDATE events SET customer_id = ? WHERE customer_id = ?');
   const deleteSubscriber = db.prepare<[string]>('DELETE FROM subscribers WHERE customer_id = ?');
   const setReported = db.prepare<[number, string]>('UPDATE subscribers SET reported_activity_at = ? WHERE customer_id = ?');
-  let changes = 0;
   const bodiesOf = db.prepare<[string], string>('SELECT body FROM events WHERE customer_id = ? ORDER BY seq').pluck();
 
   /** The fold of every event stored under `key`, or undefined when there is none. */
   const foldStored = (key: string): Subscriber | undefined => foldEvents(bodiesOf.all(key).map((body) => JSON.parse(body) as HandledEvent));
 
-  const refold = (key: string, reported: number | null, ctx: StoreContext, absorbed: readonly string[] = [], known?: Subscriber): Subscriber | undefined => {
-    const folded = known ?? foldStored(key);
+  const refold = (key: string, reported: number | null, ctx: StoreContext, absorbed: readonly string[] = [], folded = foldStored(key)): Subscriber | undefined => {
     if (folded === undefined) return undefined;
     // The fold's key is one of the person's ids, so a row under it is one of these (every id finds one record).
     const rows: StoredSubscriber[] = [];
@@ -82,7 +78,6 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
     if (target !== key) {
       moveEvents.run(target, key);
       moveIds.run(target, key);
-      changes += 1;
     }
     let before: StoredSubscriber | undefined;
     for (const row of rows) {
@@ -97,9 +92,6 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
 
   const keyOf = (id: string) => selectKey.get(id)?.customer_id;
   return {
-    get changes() {
-      return changes;
-    },
     keyOf,
     resolve(ids) {
       const keys: string[] = [];
@@ -113,11 +105,9 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
     },
     add(key, ids) {
       for (const id of ids) upsertId.run(id, key);
-      changes += 1;
     },
     release(key) {
       deleteIds.run(key);
-      changes += 1;
     },
     reportedOf(keys) {
       let reported: number | null = null;
@@ -134,7 +124,6 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
         moveEvents.run(first!, old);
         moveIds.run(first!, old);
       }
-      changes += 1;
       return refold(first!, reported, ctx, others)!; // every key has at least one event
     },
     refold,
