@@ -22,7 +22,7 @@ import { addDuration, DEFAULT_CONFIG, parseDuration, type ImportSession, type St
 import { fixedClock, importExport, openExportReader } from '@tenure/server';
 import { benchDatabaseUrl, benchTempDir, noticeNoPostgres, openBenchStore, removeBenchDir, type StoreKind } from './store/benchStores.js';
 import { cpuMs, mb, startRssSampler } from './processUsage.js';
-import { collectGarbage, printTable, rate } from './store/latency.js';
+import { collectGarbage, printTable, rate, summarize } from './store/latency.js';
 
 const ROWS = Number(process.env['BENCH_IMPORT_ROWS'] ?? 1_000_000);
 /** The store imported into (`BENCH_IMPORT_STORE`): sqlite (default, what `tenure serve` uses), memory, or postgres (`BENCH_DATABASE_URL` or `TEST_DATABASE_URL`). */
@@ -137,6 +137,16 @@ function throughApplyEvents(store: SubscriberStore): SubscriberStore {
   });
 }
 
+/** The export file opened for reading, as the import opens it. */
+async function openFile(file: string) {
+  const opened = await openExportReader(createReadStream(file));
+  if (!opened.ok) throw new Error(opened.error.message);
+  return opened.value;
+}
+
+/** The export's instant and the rules every import of the bench runs with. */
+const AT_EXPORT = { clock: fixedClock(T0 + 500 * DAY), config: DEFAULT_CONFIG, asOf: T0 + 500 * DAY };
+
 /** One import of the file into a fresh store: rows, report, CPU and wall time, RSS before and peak, and RSS and heap after GC at each quarter. */
 async function measureImport(file: string, path: ImportPath, round: number) {
   collectGarbage();
@@ -148,14 +158,12 @@ async function measureImport(file: string, path: ImportPath, round: number) {
   const sampler = await startRssSampler();
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const reader = await openExportReader(createReadStream(file));
-  if (!reader.ok) throw new Error(reader.error.message);
+  const reader = await openFile(file);
   // CPU after the latest batch: after the last one, what remains is the session's fold.
   let afterBatch = process.cpuUsage();
-  const report = await importExport(path === 'session' ? opened.store : throughApplyEvents(opened.store), reader.value, {
-    clock: fixedClock(T0 + 500 * DAY),
-    config: DEFAULT_CONFIG,
-    asOf: T0 + 500 * DAY,
+  const target = path === 'session' ? opened.store : throughApplyEvents(opened.store);
+  const report = await importExport(target, reader, {
+    ...AT_EXPORT,
     batchSize: Number(process.env['BENCH_IMPORT_BATCH'] ?? 10_000),
     onBatch: (r) => {
       // Every quarter this batch crossed (a small run has fewer batches than quarters).
@@ -172,7 +180,7 @@ async function measureImport(file: string, path: ImportPath, round: number) {
   const cpuUsed = process.cpuUsage(cpu);
   const peak = sampler.stop();
   const foldCpuMs = cpuMs(process.cpuUsage(afterBatch));
-  const again = AGAIN ? await importAgain(file, path === 'session' ? opened.store : throughApplyEvents(opened.store)) : undefined;
+  const again = AGAIN ? await importAgain(file, target) : undefined;
   await opened.dispose();
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqlitePath}${suffix}`, { force: true }); // the next round's store is fresh, and the disk not filled
   return { report, ms, cpuMs: cpuMs(cpuUsed), foldCpuMs, rssBefore, peak, quarters, again };
@@ -186,9 +194,7 @@ async function importAgain(file: string, store: SubscriberStore) {
   collectGarbage();
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const reader = await openExportReader(createReadStream(file));
-  if (!reader.ok) throw new Error(reader.error.message);
-  const report = await importExport(store, reader.value, { clock: fixedClock(T0 + 500 * DAY), config: DEFAULT_CONFIG, asOf: T0 + 500 * DAY });
+  const report = await importExport(store, await openFile(file), AT_EXPORT);
   return { rows: report.rows, ms: performance.now() - started, cpuMs: cpuMs(process.cpuUsage(cpu)), duplicate: report.duplicate, new: report.new };
 }
 
@@ -202,19 +208,15 @@ async function measureParse(file: string) {
   const sampler = await startRssSampler();
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const opened = await openExportReader(createReadStream(file));
-  if (!opened.ok) throw new Error(opened.error.message);
+  const reader = await openFile(file);
   let parsed = 0;
   // The cheapest way to see every record: the reader's batches, as the import reads them.
-  for await (const batch of opened.value.batches) for (const record of batch) if (record.cells.length > 0) parsed += 1;
+  for await (const batch of reader.batches) for (const record of batch) if (record.cells.length > 0) parsed += 1;
   return { parsed, ms: performance.now() - started, cpuMs: cpuMs(process.cpuUsage(cpu)), rssBefore, peak: sampler.stop() };
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+/** The median (`summarize`'s nearest rank), lowest and highest of a path's ratios over the rounds. */
+const spread = (values: readonly number[]) => `median ${summarize(values).p50.toFixed(2)}, ${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
 
 /** Runs the import bench and prints its table. */
 export async function runImportBench(): Promise<void> {
@@ -282,9 +284,9 @@ export async function runImportBench(): Promise<void> {
   removeBenchDir();
   if (ROUNDS > 1) {
     for (const [path, values] of ratios) {
-      console.log(`import (${LABEL[path]}) × parse-only by CPU over ${ROUNDS} rounds: median ${median(values).toFixed(2)}, ${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`);
+      console.log(`import (${LABEL[path]}) × parse-only by CPU over ${ROUNDS} rounds: ${spread(values)}`);
       const again = againRatios.get(path)!;
-      if (again.length > 0) console.log(`import again (${LABEL[path]}) × parse-only by CPU over ${ROUNDS} rounds: median ${median(again).toFixed(2)}, ${Math.min(...again).toFixed(2)}–${Math.max(...again).toFixed(2)}`);
+      if (again.length > 0) console.log(`import again (${LABEL[path]}) × parse-only by CPU over ${ROUNDS} rounds: ${spread(again)}`);
     }
   }
 }
