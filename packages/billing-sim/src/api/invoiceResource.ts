@@ -9,7 +9,7 @@
  * charge as a new transaction: the unpaid invoice gives way to its paid one.
  */
 import type { Product } from '../sim/products.js';
-import type { CustomerState, EventSettings } from '../sim/state.js';
+import type { CustomerState } from '../sim/state.js';
 import { COMMISSION } from './subscriptionResource.js';
 import { paidTransactions } from './paidTransactions.js';
 
@@ -65,13 +65,14 @@ function invoice(transactionId: string, at: number, productId: string, product: 
 }
 
 /**
- * Given a customer, the world's settings and catalog, returns its invoices, oldest first (empty unless
- * it bought through `RC_BILLING`). `invoice_url` is null: the file is at `.../invoices/{id}/file`.
+ * Given a customer and the world's catalog, returns its invoices, oldest first (empty unless it bought
+ * through `RC_BILLING`: each subscription and one-time purchase by its own store). Pure.
+ * `invoice_url` is null: the file is at `.../invoices/{id}/file`.
  *
  * @example
- * customerInvoices(customer, settings, products).map((i) => i.id); // ['rcbin2000000000000000001']
+ * customerInvoices(customer, products).map((i) => i.id); // ['rcbin2000000000000000001']
  */
-export function customerInvoices(customer: CustomerState, settings: EventSettings, products: ReadonlyMap<string, Product>): InvoiceResource[] {
+export function customerInvoices(customer: CustomerState, products: ReadonlyMap<string, Product>): InvoiceResource[] {
   const out: InvoiceResource[] = [];
   for (const sub of customer.subscriptions) {
     if (sub.store !== INVOICED_STORE) continue;
@@ -80,8 +81,8 @@ export function customerInvoices(customer: CustomerState, settings: EventSetting
     // A charge that failed (retried in a grace period, or failed for good): its invoice stays unpaid.
     if (sub.failed_at !== null) out.push({ ...invoice(`${sub.id}_${sub.failed_at}`, sub.failed_at, sub.product_id, product), paid_at: null });
   }
-  if (settings.store === INVOICED_STORE) {
-    for (const p of customer.purchases) out.push(invoice(p.transaction_id, p.purchased_at, p.product_id, products.get(p.product_id)));
+  for (const p of customer.purchases) {
+    if (p.store === INVOICED_STORE) out.push(invoice(p.transaction_id, p.purchased_at, p.product_id, products.get(p.product_id)));
   }
   return out.sort((a, b) => a.issued_at - b.issued_at);
 }

@@ -67,6 +67,7 @@ export function overviewMetrics(world: World, projectId: string): OverviewMetric
       for (const t of paidTransactions(sub, product)) if (t.at > since && t.at <= now && t.id !== refunded) revenue += Math.round(price * 100);
     }
     for (const p of customer.purchases) {
+      if (p.environment !== world.settings.environment) continue;
       if (!p.refunded && p.purchased_at > since && p.purchased_at <= now) revenue += Math.round((world.products.get(p.product_id)?.price ?? 0) * 100);
     }
   });

@@ -1,6 +1,6 @@
 /** The official API v2 `Purchase` object of a one-time purchase. */
 import type { Product } from '../sim/products.js';
-import type { CustomerState, EventSettings, OneTimePurchase } from '../sim/state.js';
+import type { CustomerState, OneTimePurchase } from '../sim/state.js';
 import type { EntitlementResource } from './entitlementResource.js';
 import { apiStoreOf, COMMISSION } from './subscriptionResource.js';
 
@@ -14,7 +14,7 @@ export interface PurchaseResource {
   revenue_in_usd: { currency: 'USD'; gross: number; commission: number; tax: number; proceeds: number };
   quantity: number;
   status: 'owned' | 'refunded';
-  presented_offering_id: null;
+  presented_offering_id: string | null;
   entitlements: { object: 'list'; items: EntitlementResource[]; next_page: null; url: string };
   environment: 'production' | 'sandbox';
   store: string;
@@ -25,18 +25,17 @@ export interface PurchaseResource {
 const cents = (n: number) => Math.round(n * 100) / 100;
 
 /**
- * Given a one-time purchase, its customer, the world's settings and catalog and the project's API path
- * prefix (and the entitlements its product unlocks, none when omitted), returns its `Purchase` object (id: the store transaction id). A refunded purchase's revenue
- * is 0, as the real figures are net of refunds. One-time purchases are made in the simulator's own
- * store and environment.
+ * Given a one-time purchase, its customer, the world's catalog and the project's API path prefix (and
+ * the entitlements its product unlocks, none when omitted), returns its `Purchase` object (id: the
+ * store transaction id), in the store, environment and offering the purchase was made with. Pure. A
+ * refunded purchase's revenue is 0, as the real figures are net of refunds.
  *
  * @example
- * toPurchaseResource(p, customer, settings, products, '/v2/projects/proj1').status; // 'owned'
+ * toPurchaseResource(p, customer, products, '/v2/projects/proj1').status; // 'owned'
  */
 export function toPurchaseResource(
   p: OneTimePurchase,
   customer: CustomerState,
-  settings: EventSettings,
   products: ReadonlyMap<string, Product>,
   base: string,
   entitlements: EntitlementResource[] = [],
@@ -53,10 +52,10 @@ export function toPurchaseResource(
     revenue_in_usd: { currency: 'USD', gross, commission, tax: 0, proceeds: cents(gross - commission) },
     quantity: 1,
     status: p.refunded ? 'refunded' : 'owned',
-    presented_offering_id: null,
+    presented_offering_id: p.presented_offering_id,
     entitlements: { object: 'list', items: entitlements, next_page: null, url: `${base}/purchases/${encodeURIComponent(p.transaction_id)}/entitlements` },
-    environment: settings.environment === 'PRODUCTION' ? 'production' : 'sandbox',
-    store: apiStoreOf(settings.store),
+    environment: p.environment === 'PRODUCTION' ? 'production' : 'sandbox',
+    store: apiStoreOf(p.store),
     store_purchase_identifier: p.transaction_id,
     ownership: 'purchased',
   };

@@ -62,9 +62,10 @@ export function purchase(ctx: SimContext, input: PurchaseInput): Result<Purchase
   const store = input.store ?? ctx.settings.store;
   const transactionId = newTransactionId(ctx);
   if (product.type === 'consumable') {
-    customer.purchases.push({ transaction_id: transactionId, product_id: product.id, purchased_at: ctx.now, refunded: false });
+    const bought = { transaction_id: transactionId, product_id: product.id, purchased_at: ctx.now, refunded: false, environment, store, presented_offering_id: input.presented_offering_id };
+    customer.purchases.push(bought);
     ctx.purchases.set(transactionId, { project_id: customer.project_id, customer_id: customer.id });
-    emitEvent(ctx, customer.project_id, nonRenewingPurchaseEvent(eventContext(ctx, environment, store), customer, product, transactionId, country, false));
+    emitEvent(ctx, customer.project_id, nonRenewingPurchaseEvent(eventContext(ctx), customer, product, bought, country, false));
     grantFor(ctx, customer, product, 'top_up', null, transactionId, environment);
     return ok({ kind: 'one_time', transaction_id: transactionId });
   }
@@ -204,7 +205,7 @@ export function refund(ctx: SimContext, id: string): SubOp {
   return r;
 }
 
-/** Refunds a one-time purchase: CANCELLATION(CUSTOMER_SUPPORT) and its grant taken back (floored). */
+/** Refunds a one-time purchase: CANCELLATION(CUSTOMER_SUPPORT) in its store and environment, and its grant taken back (floored). */
 export function refundPurchase(ctx: SimContext, projectId: string, transactionId: string): Result<{ transaction_id: string }> {
   const owner = purchaseOwner(ctx, transactionId);
   const customer = owner === undefined || owner.project_id !== projectId ? undefined : customerOf(ctx, projectId, owner.customer_id, false);
@@ -214,9 +215,9 @@ export function refundPurchase(ctx: SimContext, projectId: string, transactionId
   const product = productsOf(ctx).get(p.product_id);
   if (product === undefined) return fail('resource_missing', 'product not found', 'product_id');
   p.refunded = true;
-  emitEvent(ctx, customer.project_id, nonRenewingPurchaseEvent(eventContext(ctx), customer, product, transactionId, ctx.settings.country_code, true));
+  emitEvent(ctx, customer.project_id, nonRenewingPurchaseEvent(eventContext(ctx), customer, product, p, ctx.settings.country_code, true));
   const grants = grantsForPurchase(currenciesOf(ctx, projectId), { product_id: product.id, kind: 'top_up', cycle_ends_at: null, at: ctx.now });
-  takeBack(ctx, customer, grants, null, product, transactionId);
+  takeBack(ctx, customer, grants, null, product, transactionId, p.environment);
   return ok({ transaction_id: transactionId });
 }
 
@@ -325,7 +326,8 @@ export function transfer(ctx: SimContext, projectId: string, fromId: string, toI
   }
   const subscriptionIds = from.subscriptions.map((s) => s.id);
   const transactionIds = from.purchases.map((p) => p.transaction_id);
-  const first = from.subscriptions[0];
+  // The event is in the store and environment of what moved (a subscription's, else a purchase's).
+  const first = from.subscriptions[0] ?? from.purchases[0];
   from.subscriptions = [];
   from.purchases = [];
   from.last_seen_at = ctx.now;

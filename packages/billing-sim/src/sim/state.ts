@@ -87,11 +87,17 @@ export interface SubscriptionState {
   past_transactions: PastTransaction | null;
 }
 
+/** A one-time purchase (a consumable), with what it was bought with: every view and later event of it reads these. */
 export interface OneTimePurchase {
   transaction_id: string;
   product_id: string;
   purchased_at: number;
   refunded: boolean;
+  /** The store environment it was made in. */
+  environment: 'SANDBOX' | 'PRODUCTION';
+  /** The store it was made in, as the webhooks name it (`PLAY_STORE`). */
+  store: string;
+  presented_offering_id: string | null;
 }
 
 export interface CustomerState {

@@ -18,7 +18,7 @@ import type {
   VirtualCurrencyTransactionEvent as CoreVirtualCurrencyTransactionEvent,
 } from '@tenure/core';
 import type { Product } from './products.js';
-import type { CustomerState, SubscriptionState } from './state.js';
+import type { CustomerState, OneTimePurchase, SubscriptionState } from './state.js';
 
 /** What every event needs besides the subscription: its id, virtual time and the app settings. */
 export interface EventContext {
@@ -296,20 +296,22 @@ export function transferEvent(ctx: EventContext, from: string[], to: string[]): 
 }
 
 /**
- * Given a context, a customer, a one-time purchase's product and transaction, returns the
- * NON_RENEWING_PURCHASE webhook body, or with `refund` the CANCELLATION(CUSTOMER_SUPPORT) of it.
+ * Given a context, a customer, a one-time purchase and its product, returns the NON_RENEWING_PURCHASE
+ * webhook body, or with `refund` the CANCELLATION(CUSTOMER_SUPPORT) of it. Its store, environment and
+ * offering are the purchase's (not the context's), so both events tell what the purchase was made with.
  *
  * @example
- * nonRenewingPurchaseEvent(ctx, customer, pack, 'tx_1', 'US', false);
+ * nonRenewingPurchaseEvent(ctx, customer, pack, purchase, 'US', false);
  */
 export function nonRenewingPurchaseEvent(
   ctx: EventContext,
   customer: CustomerState,
   product: Product,
-  transactionId: string,
+  purchase: OneTimePurchase,
   countryCode: string,
   refund: boolean,
 ): WebhookBody {
+  const transactionId = purchase.transaction_id;
   const fields = {
     ...identity(ctx, customer),
     product_id: product.id,
@@ -318,9 +320,9 @@ export function nonRenewingPurchaseEvent(
     period_type: 'NORMAL',
     purchased_at_ms: ctx.at,
     expiration_at_ms: null,
-    environment: ctx.environment,
-    store: ctx.store,
-    presented_offering_id: null,
+    environment: purchase.environment,
+    store: purchase.store,
+    presented_offering_id: purchase.presented_offering_id,
     transaction_id: transactionId,
     original_transaction_id: transactionId,
     price: refund ? -product.price : product.price,

@@ -86,6 +86,12 @@ describe('exportRows', () => {
     buy('u2', 'pack');
     expect(exportRows(sim.events())).toMatchObject([{ is_auto_renewable: 'false', end_time: '', product_identifier: 'pack', price_in_usd: '4.99' }]);
   });
+
+  it('writes a one-time purchase with the store, environment and offering it was bought with', () => {
+    const { sim, project_id } = simWithProducts();
+    sim.dispatch({ type: 'purchase', project_id, customer_id: 'u3', product_id: 'pack', trial: false, presented_offering_id: 'ofrng_x', country_code: null, environment: 'SANDBOX', store: 'PLAY_STORE' });
+    expect(exportRows(sim.events())).toMatchObject([{ store: 'play_store', is_sandbox: 'true', presented_offering: 'ofrng_x' }]);
+  });
 });
 
 describe('exportCsvLines', () => {

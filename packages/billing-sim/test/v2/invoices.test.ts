@@ -48,6 +48,18 @@ describe('API v2 invoices', () => {
     expect((await app.call('GET', `${P}/customers/w2/invoices/rcbin0/file`)).body).toMatchObject({ type: 'resource_missing', param: 'invoice_id' });
   });
 
+  it("invoices a one-time purchase by its own store: Web Billing on a test-store simulator, not the App Store on a Web Billing one", async () => {
+    app = await startApp();
+    await app.call('POST', '/sim/products', { id: 'gems', type: 'consumable', price: 2 });
+    const web = (await app.call('POST', '/sim/purchases', { customer_id: 'w4', product_id: 'gems', store: 'RC_BILLING' })).body.transaction_id;
+    expect((await app.call('GET', `${P}/customers/w4/invoices`)).body.items).toMatchObject([{ id: `rcbin${web}`, total_amount: { gross: 2 } }]);
+    await app.close();
+    app = await startApp({ store: 'RC_BILLING' });
+    await app.call('POST', '/sim/products', { id: 'gems', type: 'consumable' });
+    await app.call('POST', '/sim/purchases', { customer_id: 'a4', product_id: 'gems', store: 'APP_STORE' });
+    expect((await app.call('GET', `${P}/customers/a4/invoices`)).body.items).toEqual([]);
+  });
+
   it('keeps an unpaid invoice for a failed charge while it is retried; a recovery bills it as a paid one', async () => {
     app = await startApp();
     await app.call('POST', '/sim/products', { id: 'monthly', type: 'subscription', period: 'P1M' });

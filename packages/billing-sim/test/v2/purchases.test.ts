@@ -47,3 +47,38 @@ describe('API v2 one-time purchases', () => {
     expect((await app.call('POST', `/v2/projects/other/purchases/${txId}/actions/refund`)).status).toBe(404);
   });
 });
+
+describe('a one-time purchase keeps the store, environment and offering it was bought with', () => {
+  const play = { project_id: 'proj1', customer_id: 'u2', product_id: 'pack', store: 'PLAY_STORE', environment: 'PRODUCTION', presented_offering_id: 'ofrng_spring' };
+  const kept = { store: 'play_store', environment: 'production', presented_offering_id: 'ofrng_spring' };
+
+  it('in its Purchase object, found by id, by store id and by the environment filter', async () => {
+    const id = (await app.call('POST', '/sim/purchases', play)).body.transaction_id;
+    expect((await app.call('GET', `${P}/purchases/${id}`)).body).toMatchObject(kept);
+    expect((await app.call('GET', `${P}/purchases?store_purchase_identifier=${id}`)).body.items).toMatchObject([kept]);
+    expect((await app.call('GET', `${P}/customers/u2/purchases?environment=production`)).body.items).toMatchObject([{ id, ...kept }]);
+    expect((await app.call('GET', `${P}/customers/u2/purchases?environment=sandbox`)).body.items).toEqual([]);
+  });
+
+  it('in its NON_RENEWING_PURCHASE webhook and in the CANCELLATION of its refund (its credits: in its environment)', async () => {
+    const before = app.sim.eventCount();
+    const id = (await app.call('POST', '/sim/purchases', play)).body.transaction_id;
+    await app.call('POST', `${P}/purchases/${id}/actions/refund`);
+    const events = app.sim.eventsSince(before).map((e) => e.event as Record<string, unknown>).filter((e) => e['transaction_id'] === id);
+    const [grant, clawback] = events.filter((e) => e['type'] === 'VIRTUAL_CURRENCY_TRANSACTION');
+    expect(events.filter((e) => e !== grant && e !== clawback).map((e) => [e['type'], e['store'], e['environment'], e['presented_offering_id']])).toEqual([
+      ['NON_RENEWING_PURCHASE', 'PLAY_STORE', 'PRODUCTION', 'ofrng_spring'],
+      ['CANCELLATION', 'PLAY_STORE', 'PRODUCTION', 'ofrng_spring'],
+    ]);
+    expect([grant?.['purchase_environment'], clawback?.['purchase_environment']]).toEqual(['PRODUCTION', 'PRODUCTION']);
+  });
+
+  it('in the /sim customer view, and after a transfer, whose webhook carries them', async () => {
+    const id = (await app.call('POST', '/sim/purchases', play)).body.transaction_id;
+    const view = (await app.call('GET', '/sim/customers/u2?project_id=proj1')).body;
+    expect(view.purchases).toMatchObject([{ transaction_id: id, store: 'PLAY_STORE', environment: 'PRODUCTION', presented_offering_id: 'ofrng_spring' }]);
+    await app.call('POST', `${P}/customers/u2/actions/transfer`, { target_customer_id: 'u3' });
+    expect(app.sim.events().at(-1)?.event).toMatchObject({ type: 'TRANSFER', store: 'PLAY_STORE', environment: 'PRODUCTION' });
+    expect((await app.call('GET', `${P}/purchases/${id}`)).body).toMatchObject({ customer_id: 'u3', ...kept });
+  });
+});

@@ -56,6 +56,15 @@ describe('API v2 purchase entitlements, the customer portal and overview metrics
     expect(await values()).toEqual({ active_trials: 0, active_subscriptions: 3, mrr: 30, revenue: 10, new_customers: 0, active_users: 0 });
   });
 
+  it("counts a one-time purchase's revenue in the purchase's own environment", async () => {
+    app = await startApp({ environment: 'PRODUCTION' });
+    await app.call('POST', '/sim/products', { id: 'pack', type: 'consumable', price: 5 });
+    await app.call('POST', '/sim/purchases', { customer_id: 'p1', product_id: 'pack' });
+    await app.call('POST', '/sim/purchases', { customer_id: 's1', product_id: 'pack', environment: 'SANDBOX' });
+    const metrics = (await app.call('GET', `${P}/metrics/overview`)).body.metrics as { id: string; value: number }[];
+    expect(metrics.find((m) => m.id === 'revenue')?.value).toBe(5);
+  });
+
   it('reports in USD only and limits to 5 requests a minute (Charts & Metrics)', async () => {
     app = await startApp();
     expect((await app.call('GET', `${P}/metrics/overview?currency=EUR`)).body).toMatchObject({ type: 'parameter_error', param: 'currency' });

@@ -20,7 +20,7 @@ function invoicesFor(sim: BillingSimulator, input: RouteInput): { ok: true; invo
   const world = sim.world();
   const customer = customerIn(world, param(input, 'project_id'), param(input, 'customer_id'));
   if (customer === undefined) return { ok: false, response: errorResponse(fail('resource_missing', `Customer ${param(input, 'customer_id')} not found`, 'customer_id').error) };
-  return { ok: true, invoices: customerInvoices(customer, world.settings, world.products) };
+  return { ok: true, invoices: customerInvoices(customer, world.products) };
 }
 
 /** The simulator URL a customer's invoice file redirects to (absolute: the request's own host). */
@@ -54,7 +54,7 @@ export const simInvoiceRoute: Route = {
   handler(sim, input) {
     const world = sim.world();
     const customer = customerIn(world, input.query['project_id'] ?? sim.settings.default_project_id, param(input, 'customer_id'));
-    const invoice = customer === undefined ? undefined : customerInvoices(customer, world.settings, world.products).find((i) => i.id === param(input, 'invoice_id'));
+    const invoice = customer === undefined ? undefined : customerInvoices(customer, world.products).find((i) => i.id === param(input, 'invoice_id'));
     return invoice === undefined ? errorResponse(fail('resource_missing', `Invoice ${param(input, 'invoice_id')} not found`, 'invoice_id').error) : json(200, invoice);
   },
 };

@@ -25,7 +25,7 @@ function findPurchase(sim: BillingSimulator, input: RouteInput): Result<Purchase
   const customer = owner === undefined || owner.project_id !== projectId ? undefined : customerIn(world, projectId, owner.customer_id);
   const purchase = customer?.purchases.find((p) => p.transaction_id === id);
   if (customer === undefined || purchase === undefined) return fail('resource_missing', `Purchase ${id} not found`, 'purchase_id');
-  return ok(toPurchaseResource(purchase, customer, sim.settings, world.products, `/v2/projects/${encodeURIComponent(projectId)}`, entitlementsOf(sim, projectId, purchase.product_id)));
+  return ok(toPurchaseResource(purchase, customer, world.products, `/v2/projects/${encodeURIComponent(projectId)}`, entitlementsOf(sim, projectId, purchase.product_id)));
 }
 
 /** The purchase routes. */
@@ -50,7 +50,7 @@ export const purchaseRoutes: Route[] = [
       const { world, projectId, customer, env } = listing;
       const base = `/v2/projects/${encodeURIComponent(projectId)}`;
       const items = customer.purchases
-        .map((p) => toPurchaseResource(p, customer, sim.settings, world.products, base, entitlementsOf(sim, projectId, p.product_id)))
+        .map((p) => toPurchaseResource(p, customer, world.products, base, entitlementsOf(sim, projectId, p.product_id)))
         .filter((p) => env === undefined || p.environment === env);
       return respond(paginate(items, (p) => p.id, input.query, input.path, ['environment']));
     },

@@ -7,6 +7,8 @@ export async function drivePurchases(app: TestApp): Promise<void> {
   await app.call('POST', '/sim/products', { id: 'pack', type: 'consumable', price: 4.99 });
   const bought = await app.call('POST', '/sim/purchases', { project_id: 'proj1', customer_id: 'packer', product_id: 'pack' });
   const id: string = bought.body?.transaction_id ?? 'missing';
+  // A Play purchase in production from an offering: its Purchase object carries them (and the filter finds it).
+  await app.call('POST', '/sim/purchases', { project_id: 'proj1', customer_id: 'packer', product_id: 'pack', store: 'PLAY_STORE', environment: 'PRODUCTION', presented_offering_id: 'ofrngspring' });
   await app.call('GET', `${P}/customers/packer/purchases`);
   await app.call('GET', `${P}/customers/packer/purchases?environment=production`);
   await app.call('GET', `${P}/customers/packer/purchases?environment=live`); // 400
