@@ -1,5 +1,25 @@
-/** The official API v2 `Product` object of a catalog product. */
+/** The official API v2 `Product` object of a catalog product, and the body that creates one. */
+import { z } from 'zod';
 import type { Product } from '../sim/products.js';
+
+/**
+ * The subscription durations `POST /products` takes: the document's `Duration` enum. The /sim
+ * products API takes any ISO 8601 duration (or ms).
+ */
+export const PRODUCT_DURATIONS = ['P1W', 'P1M', 'P2M', 'P3M', 'P6M', 'P1Y'] as const;
+
+/**
+ * The body of `POST /products`: the document's `type` values (the simulator sells two of them);
+ * `display_name`, `title` and `subscription` may be null, read as absent.
+ */
+export const createProductBodySchema = z.strictObject({
+  store_identifier: z.string().min(1).max(200),
+  app_id: z.string().min(1).max(255),
+  type: z.enum(['subscription', 'one_time', 'consumable', 'non_consumable', 'non_renewing_subscription']),
+  display_name: z.string().min(1).max(1500).nullable().optional(),
+  subscription: z.strictObject({ duration: z.enum(PRODUCT_DURATIONS) }).nullable().optional(),
+  title: z.string().min(1).max(1500).nullable().optional(),
+});
 
 /** A product as API v2 answers it (schema `Product`). */
 export interface ProductResource {

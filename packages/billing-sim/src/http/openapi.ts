@@ -18,6 +18,7 @@ import { createIntegrationBodySchema, updateIntegrationBodySchema } from '../api
 import { createEntitlementBodySchema, entitlementProductsBodySchema, updateEntitlementBodySchema } from '../api/entitlementResource.js';
 import { setAttributesBodySchema } from '../api/attributeResource.js';
 import { createCustomerBodySchema } from '../api/customerResource.js';
+import { createProductBodySchema } from '../api/productResource.js';
 import { createProjectV2BodySchema } from '../api/projectResource.js';
 import {
   attachPackageProductsBodySchema,
@@ -28,7 +29,6 @@ import {
   updatePackageBodySchema,
 } from '../api/offeringResource.js';
 import { assignOfferingBodySchema } from './v2/offeringRoutes.js';
-import { createProductBodySchema } from './v2/catalogRoutes.js';
 import { grantBodySchema, revokeBodySchema, transferBodySchema } from './v2/customerRoutes.js';
 import { adjustmentsBodySchema, createProjectBodySchema } from './v2Routes.js';
 

@@ -24,6 +24,22 @@ describe('API v2 products and entitlements', () => {
     expect((await app.call('POST', `${P}/products`, { store_identifier: 'x', app_id: 'a', type: 'subscription' })).body).toMatchObject({ type: 'parameter_error', param: 'subscription' });
   });
 
+  it('takes a null display_name or title as absent: the display name defaults to the store identifier', async () => {
+    const res = await app.call('POST', `${P}/products`, { store_identifier: 'gems', app_id: 'app_sim', type: 'consumable', display_name: null, title: null });
+    expect(res).toMatchObject({ status: 201, body: { id: 'gems', display_name: 'gems' } });
+  });
+
+  it("takes a subscription duration of the document's enum only (400 naming subscription.duration); /sim products take any", async () => {
+    for (const duration of ['P1W', 'P1M', 'P2M', 'P3M', 'P6M', 'P1Y']) {
+      const res = await app.call('POST', `${P}/products`, { store_identifier: `sub_${duration}`, app_id: 'app_sim', type: 'subscription', subscription: { duration } });
+      expect(res).toMatchObject({ status: 201, body: { subscription: { duration } } });
+    }
+    const odd = await app.call('POST', `${P}/products`, { store_identifier: 'five_days', app_id: 'app_sim', type: 'subscription', subscription: { duration: 'P5D' } });
+    expect(odd).toMatchObject({ status: 400, body: { type: 'parameter_error', param: 'subscription.duration' } });
+    expect((await app.call('GET', `${P}/products/five_days`)).status).toBe(404);
+    expect((await app.call('POST', '/sim/products', { id: 'five_days', type: 'subscription', period: 'P5D' })).status).toBe(201);
+  });
+
   it('creates entitlements with a unique lookup key per project', async () => {
     const res = await app.call('POST', `${P}/entitlements`, { lookup_key: 'premium', display_name: 'Premium' });
     expect(res).toMatchObject({ status: 201, body: { object: 'entitlement', project_id: 'proj1', lookup_key: 'premium', display_name: 'Premium', id: expect.stringMatching(/^entl[0-9a-f]{16}$/) } });

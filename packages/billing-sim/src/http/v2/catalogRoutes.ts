@@ -1,10 +1,9 @@
 /** API v2 products and entitlements of a project (Project Configuration domain). */
-import { z } from 'zod';
+import { createProductBodySchema } from '../../api/productResource.js';
 import { createEntitlementBodySchema, entitlementProductsBodySchema, toEntitlementResource, updateEntitlementBodySchema } from '../../api/entitlementResource.js';
 import { fail } from '../../sim/apiError.js';
 import { entitlementsOf, findEntitlement } from '../../sim/entitlements.js';
 import type { Product } from '../../sim/products.js';
-import { durationSchema } from '../../internal/duration.js';
 import { readView } from '../../sim/queries.js';
 import { errorResponse, json, paginate, parseBody, respond } from '../httpTypes.js';
 import type { Route } from '../route.js';
@@ -14,16 +13,6 @@ import { parseExpand } from './offeringViews.js';
 
 const PROJECT = '/v2/projects/:project_id';
 const ENTITLEMENT = `${PROJECT}/entitlements/:entitlement_id`;
-
-/** The body of `POST /products` (the document's `type` values; the simulator sells two of them). */
-export const createProductBodySchema = z.strictObject({
-  store_identifier: z.string().min(1).max(200),
-  app_id: z.string().min(1).max(255),
-  type: z.enum(['subscription', 'one_time', 'consumable', 'non_consumable', 'non_renewing_subscription']),
-  display_name: z.string().min(1).max(1500).optional(),
-  subscription: z.strictObject({ duration: durationSchema }).nullable().optional(),
-  title: z.string().min(1).max(1500).optional(),
-});
 
 /** The product and entitlement routes. */
 export const catalogRoutes: Route[] = [

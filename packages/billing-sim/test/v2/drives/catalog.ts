@@ -5,8 +5,9 @@ const P = '/v2/projects/proj1';
 
 export async function driveCatalog(app: TestApp): Promise<void> {
   await app.call('POST', `${P}/products`, { store_identifier: 'pro_yearly', app_id: 'app_sim', type: 'subscription', subscription: { duration: 'P1Y' }, display_name: 'Pro yearly' });
-  await app.call('POST', `${P}/products`, { store_identifier: 'gems', app_id: 'app_sim', type: 'consumable' });
+  await app.call('POST', `${P}/products`, { store_identifier: 'gems', app_id: 'app_sim', type: 'consumable', display_name: null, title: null });
   await app.call('POST', `${P}/products`, { store_identifier: 'gems', app_id: 'app_sim', type: 'consumable' }); // 409
+  await app.call('POST', `${P}/products`, { store_identifier: 'pro_5d', app_id: 'app_sim', type: 'subscription', subscription: { duration: 'P5D' } }); // 400
   await app.call('POST', `${P}/products`, { store_identifier: 'life', app_id: 'app_sim', type: 'non_consumable' }); // 422
   await app.call('POST', `${P}/products`, { app_id: 'app_sim', type: 'consumable' }); // 400
   await app.call('GET', `${P}/products`);
