@@ -7,9 +7,9 @@ import { peekCustomer, removeCustomer, type SimContext } from './context.js';
 import { pmapGet, pmapRemove, pmapSet } from './persistentMap.js';
 import type { World } from './state.js';
 
-/** One attribute: its value (null once cleared) and when it last changed. */
+/** One attribute: its value and when it last changed (a deleted attribute is not kept). */
 export interface AttributeValue {
-  value: string | null;
+  value: string;
   updated_at: number;
 }
 
@@ -28,7 +28,12 @@ export const attributeKey = (projectId: string, customerId: string): string => `
 export const attributesOf = (world: World, projectId: string, customerId: string): CustomerAttributes =>
   pmapGet(world.api.attributes, attributeKey(projectId, customerId)) ?? new Map();
 
-/** Sets attributes of an existing customer (404 otherwise); a null value clears one (it stays listed as null). */
+/**
+ * Sets attributes of an existing customer (404 otherwise). A null value deletes the attribute, as the
+ * document says ("Use null to delete the attribute"): it leaves the lists and no longer matches a
+ * search; set again later, it comes last. An empty string is a value like any other (the document
+ * deletes with null only).
+ */
 export function setAttributes(
   ctx: SimContext,
   projectId: string,
@@ -38,7 +43,10 @@ export function setAttributes(
   if (peekCustomer(ctx, projectId, customerId) === undefined) return fail('resource_missing', `Customer ${customerId} not found`, 'customer_id');
   const key = attributeKey(projectId, customerId);
   const next = new Map(pmapGet(ctx.api.attributes, key) ?? []);
-  for (const a of attributes) next.set(a.name, { value: a.value, updated_at: ctx.now });
+  for (const a of attributes) {
+    if (a.value === null) next.delete(a.name);
+    else next.set(a.name, { value: a.value, updated_at: ctx.now });
+  }
   ctx.api = { ...ctx.api, attributes: pmapSet(ctx.api.attributes, key, next) };
   return ok(next);
 }

@@ -30,15 +30,23 @@ describe('API v2 customers', () => {
     expect(ids((await app.call('GET', page.next_page)).body)).toEqual(['cy']);
   });
 
-  it('sets and lists attributes; a later set updates the value and its time; null clears it', async () => {
+  it('sets and lists attributes; a later set updates the value and its time; null deletes one, an empty string is a value', async () => {
     await app.call('POST', `${P}/customers/ann/attributes`, { attributes: [{ name: '$email', value: 'a@x.test' }, { name: 'tier', value: 'gold' }] });
     await app.call('POST', '/sim/clock/advance', { by: 'PT1H' });
-    const res = await app.call('POST', `${P}/customers/ann/attributes`, { attributes: [{ name: 'tier', value: null }] });
+    const res = await app.call('POST', `${P}/customers/ann/attributes`, { attributes: [{ name: 'tier', value: null }, { name: 'never_set', value: null }, { name: 'note', value: '' }] });
     expect(res.body.items).toEqual([
       { object: 'customer.attribute', name: '$email', value: 'a@x.test', updated_at: app.sim.now() - 3_600_000 },
-      { object: 'customer.attribute', name: 'tier', value: null, updated_at: app.sim.now() },
+      { object: 'customer.attribute', name: 'note', value: '', updated_at: app.sim.now() },
     ]);
     expect((await app.call('GET', `${P}/customers/ann/attributes`)).body.items).toEqual(res.body.items);
+  });
+
+  it('an $email deleted with null leaves expand=attributes and no longer matches the search', async () => {
+    await app.call('POST', `${P}/customers/bob/attributes`, { attributes: [{ name: '$email', value: 'b@x.test' }] });
+    expect(ids((await app.call('GET', `${P}/customers?search=b%40x.test`)).body)).toEqual(['bob']);
+    await app.call('POST', `${P}/customers/bob/attributes`, { attributes: [{ name: '$email', value: null }] });
+    expect(ids((await app.call('GET', `${P}/customers?search=b%40x.test`)).body)).toEqual([]);
+    expect((await app.call('GET', `${P}/customers/bob?expand=attributes`)).body.attributes.items).toEqual([]);
   });
 
   it.each([

@@ -101,7 +101,7 @@ export const customerRoutes: Route[] = [
     },
   },
   {
-    method: 'POST', pattern: `${CUSTOMER}/attributes`, domain: 'customer_information', summary: "Set a customer's attributes (null clears a value)",
+    method: 'POST', pattern: `${CUSTOMER}/attributes`, domain: 'customer_information', summary: "Set a customer's attributes (null deletes one)",
     handler(sim, input) {
       const bad = checkIds(sim, input);
       if (bad !== null) return bad;
