@@ -1,6 +1,6 @@
 /**
- * The parts of the world that only API v2 reads and writes (webhook integrations, customer
- * attributes, entitlements, when products were created), in one field of the world so a new part changes this file only.
+ * The parts of the world beside customers and the catalog that the APIs read and write (webhook
+ * integrations, customer attributes, entitlements, offerings, receipts, placements, when products were created), in one field of the world so a new part changes this file only.
  */
 import type { CustomerAttributes } from './attributes.js';
 import type { EntitlementRecord } from './entitlements.js';
@@ -9,6 +9,8 @@ import type { WebhookIntegrationRecord } from './integrations.js';
 import type { ProjectRecord } from './projects.js';
 import type { OfferingRecord, PackageRecord } from './offerings.js';
 import type { PortalToken } from './portal.js';
+import type { PlacementMap } from './placements.js';
+import type { ReceiptRecord } from './receipts.js';
 import { emptyPMap, type PMap } from './persistentMap.js';
 
 /** API v2's parts of the world: immutable data, replaced by a transition that changes them. */
@@ -35,6 +37,10 @@ export interface ApiParts {
   readonly offering_overrides: PMap<string>;
   /** Customer portal tokens not yet used, by token. */
   readonly portal_tokens: PMap<PortalToken>;
+  /** What each posted fetch token bought (API v1's receipts), by `project\u0000token`. */
+  readonly receipts: PMap<ReceiptRecord>;
+  /** Each project's placements (which offering each paywall placement shows), by project id. */
+  readonly placements: PMap<PlacementMap>;
 }
 
 /**
@@ -55,4 +61,6 @@ export const emptyApiParts = (): ApiParts => ({
   current_offering: emptyPMap(),
   offering_overrides: emptyPMap(),
   portal_tokens: emptyPMap(),
+  receipts: emptyPMap(),
+  placements: emptyPMap(),
 });

@@ -28,24 +28,29 @@ export const attributeKey = (projectId: string, customerId: string): string => `
 export const attributesOf = (world: World, projectId: string, customerId: string): CustomerAttributes =>
   pmapGet(world.api.attributes, attributeKey(projectId, customerId)) ?? new Map();
 
+/** One attribute to set: a null value deletes it; `updated_at` (default now) loses to a newer stored change. */
+export interface AttributeInput {
+  name: string;
+  value: string | null;
+  updated_at?: number | undefined;
+}
+
 /**
  * Sets attributes of an existing customer (404 otherwise). A null value deletes the attribute, as the
  * document says ("Use null to delete the attribute"): it leaves the lists and no longer matches a
- * search; set again later, it comes last. An empty string is a value like any other (the document
- * deletes with null only).
+ * search; set again later, it comes last. An empty string is a value like any other (API v2 deletes
+ * with null only; API v1's routes turn an empty string into null, as its document says). A change
+ * whose `updated_at` is older than the stored one's is skipped (API v1's conflict rule).
  */
-export function setAttributes(
-  ctx: SimContext,
-  projectId: string,
-  customerId: string,
-  attributes: readonly { name: string; value: string | null }[],
-): Result<CustomerAttributes> {
+export function setAttributes(ctx: SimContext, projectId: string, customerId: string, attributes: readonly AttributeInput[]): Result<CustomerAttributes> {
   if (peekCustomer(ctx, projectId, customerId) === undefined) return fail('resource_missing', `Customer ${customerId} not found`, 'customer_id');
   const key = attributeKey(projectId, customerId);
   const next = new Map(pmapGet(ctx.api.attributes, key) ?? []);
   for (const a of attributes) {
+    const at = a.updated_at ?? ctx.now;
+    if ((next.get(a.name)?.updated_at ?? -Infinity) > at) continue;
     if (a.value === null) next.delete(a.name);
-    else next.set(a.name, { value: a.value, updated_at: ctx.now });
+    else next.set(a.name, { value: a.value, updated_at: at });
   }
   ctx.api = { ...ctx.api, attributes: pmapSet(ctx.api.attributes, key, next) };
   return ok(next);

@@ -11,7 +11,11 @@ import type { Duration } from '../internal/duration.js';
 import type { PurchaseInput, PurchaseOutcome, TemporaryGrantInput } from './lifecycle.js';
 import type { Product } from './products.js';
 import type { ProjectResource } from './projects.js';
-import type { CustomerAttributes } from './attributes.js';
+import type { AttributeInput, CustomerAttributes } from './attributes.js';
+import type { AppUser } from './appUsers.js';
+import type { PlacementMap } from './placements.js';
+import type { PromotionalInput } from './promotional.js';
+import type { ReceiptInput, ReceiptOutcome } from './receipts.js';
 import type { EntitlementRecord } from './entitlements.js';
 import type { IntegrationInput, IntegrationUpdate, WebhookIntegrationRecord } from './integrations.js';
 import type { EligibilityCriteria, OfferingInput, OfferingRecord, OfferingUpdate, PackageRecord } from './offerings.js';
@@ -63,13 +67,19 @@ export type SimCommand =
   | { type: 'create_integration'; project_id: string; input: IntegrationInput }
   | { type: 'update_integration'; project_id: string; id: string; input: IntegrationUpdate }
   | { type: 'delete_integration'; project_id: string; id: string }
-  | { type: 'set_attributes'; project_id: string; customer_id: string; attributes: { name: string; value: string | null }[] }
+  | { type: 'set_attributes'; project_id: string; customer_id: string; attributes: AttributeInput[] }
   | { type: 'delete_customer'; project_id: string; customer_id: string }
   | { type: 'create_api_product'; product: Product }
   | { type: 'create_entitlement'; project_id: string; lookup_key: string; display_name: string }
   | { type: 'change_entitlement_products'; project_id: string; id: string; product_ids: string[]; attach: boolean }
   | { type: 'grant_entitlement'; project_id: string; customer_id: string; entitlement_id: string; expires_at: number }
-  | { type: 'revoke_granted_entitlement'; project_id: string; customer_id: string; entitlement_id: string };
+  | { type: 'revoke_granted_entitlement'; project_id: string; customer_id: string; entitlement_id: string }
+  | ({ type: 'grant_promotional' } & PromotionalInput)
+  | { type: 'revoke_promotional'; project_id: string; customer_id: string; lookup_key: string }
+  | ({ type: 'post_receipt' } & ReceiptInput)
+  | { type: 'get_or_create_customer'; project_id: string; customer_id: string; seen: boolean }
+  | { type: 'identify'; project_id: string; customer_id: string; new_customer_id: string }
+  | { type: 'set_placements'; project_id: string; placements: PlacementMap };
 
 export type SimCommandType = SimCommand['type'];
 
@@ -126,6 +136,12 @@ export interface CommandValues {
   change_entitlement_products: EntitlementRecord;
   grant_entitlement: CustomerState;
   revoke_granted_entitlement: CustomerState;
+  grant_promotional: CustomerState;
+  revoke_promotional: CustomerState;
+  post_receipt: ReceiptOutcome;
+  get_or_create_customer: AppUser;
+  identify: AppUser;
+  set_placements: PlacementMap;
 }
 
 /** The command of a given type. */

@@ -7,6 +7,7 @@ import { grantFor, newTransactionId, productsOf, type SimContext } from './conte
 import type { Product } from './products.js';
 import type { CustomerState, SubscriptionState } from './state.js';
 import type { LifecycleExtras, LifecycleType } from './webhookEvents.js';
+import { TEST_STORE_MAX_RENEWALS, testStorePeriod, type RenewalSchedule } from './testStoreSchedule.js';
 
 const ONE_MONTH: Duration = { years: 0, months: 1, days: 0, ms: 0 };
 /** Parsed periods by their text: a renewal needs its product's period, and parsing it each time showed in profiles. */
@@ -22,6 +23,9 @@ export function periodOf(product: Product): Duration {
   }
   return d;
 }
+
+/** The length of a period on a schedule: the store's, or the Test Store's minutes. */
+const onSchedule = (period: Duration, schedule: RenewalSchedule): Duration => (schedule === 'test_store' ? testStorePeriod(period) : period);
 
 /** The product of a subscription (products cannot be deleted, so it is always there). */
 export function productOfSub(ctx: SimContext, sub: SubscriptionState): Product {
@@ -69,7 +73,7 @@ export function renewNow(ctx: SimContext, customer: CustomerState, sub: Subscrip
   }
   sub.cycle_index += 1;
   sub.period_start = now;
-  sub.period_end = addDuration(sub.cycle_anchor, periodOf(product), sub.cycle_index);
+  sub.period_end = addDuration(sub.cycle_anchor, onSchedule(periodOf(product), sub.schedule), sub.cycle_index);
   sub.period_type = 'NORMAL';
   sub.status = 'active';
   sub.renewal_number += 1;
@@ -79,6 +83,13 @@ export function renewNow(ctx: SimContext, customer: CustomerState, sub: Subscrip
   sub.auto_resume_at = null;
   emitLifecycle(ctx, 'RENEWAL', customer, sub, { is_trial_conversion: wasTrial });
   grantFor(ctx, customer, product, 'renewal', sub.period_end, sub.transaction_id, sub.environment);
+  if (sub.schedule === 'test_store' && sub.renewal_number > TEST_STORE_MAX_RENEWALS && sub.auto_renew) {
+    // The Test Store's last renewal: auto-renew goes off, the period runs out (EXPIRATION from the clock).
+    sub.auto_renew = false;
+    sub.cancel_reason = 'UNSUBSCRIBE';
+    sub.unsubscribed_at = now;
+    emitLifecycle(ctx, 'CANCELLATION', customer, sub, { cancel_reason: 'UNSUBSCRIBE' });
+  }
 }
 
 /**
@@ -131,21 +142,22 @@ export function failChargeNow(ctx: SimContext, customer: CustomerState, sub: Sub
   }
 }
 
-/** Starts a subscription's first cycle (trial or paid) at the current virtual time. */
+/** Starts a subscription's first cycle (trial or paid) at the current virtual time, on its schedule. */
 export function firstCycle(
   ctx: SimContext,
   product: Product,
   trial: Duration | null,
+  schedule: RenewalSchedule = 'store',
 ): Pick<SubscriptionState, 'period_type' | 'period_start' | 'period_end' | 'cycle_anchor' | 'cycle_index' | 'status'> {
   const now = ctx.now;
   if (trial !== null) {
-    const end = addDuration(now, trial);
+    const end = addDuration(now, onSchedule(trial, schedule));
     return { period_type: 'TRIAL', period_start: now, period_end: end, cycle_anchor: end, cycle_index: 0, status: 'trialing' };
   }
   return {
     period_type: 'NORMAL',
     period_start: now,
-    period_end: addDuration(now, periodOf(product), 1),
+    period_end: addDuration(now, onSchedule(periodOf(product), schedule), 1),
     cycle_anchor: now,
     cycle_index: 1,
     status: 'active',

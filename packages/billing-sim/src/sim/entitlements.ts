@@ -32,13 +32,17 @@ export const entitlementsOf = (world: World, projectId: string): EntitlementReco
   pmapValues(world.api.entitlements).filter((e) => e.project_id === projectId).sort((a, b) => a.seq - b.seq);
 
 /**
- * Given a world, a project and a product id, returns the entitlements the product unlocks.
+ * Given a world, a project and a product id, returns the entitlements the product unlocks: those it
+ * is attached to, and those whose lookup key the catalog product names (`entitlement_ids` of a /sim
+ * product), so API v2 and API v1 agree on what a product unlocks.
  *
  * @example
  * entitlementsForProduct(world, 'proj1', 'monthly').map((e) => e.id);
  */
-export const entitlementsForProduct = (world: World, projectId: string, productId: string): EntitlementRecord[] =>
-  entitlementsOf(world, projectId).filter((e) => e.product_ids.includes(productId));
+export function entitlementsForProduct(world: World, projectId: string, productId: string): EntitlementRecord[] {
+  const named = world.products.get(productId)?.entitlement_ids ?? [];
+  return entitlementsOf(world, projectId).filter((e) => e.product_ids.includes(productId) || named.includes(e.lookup_key));
+}
 
 /** The entitlement of a project, or 404 naming `entitlement_id`. */
 export function findEntitlement(ctx: SimContext, projectId: string, id: string): Result<EntitlementRecord> {

@@ -11,6 +11,7 @@ import { currenciesOf, customerOf, emitEvent, eventContext, findSubscription, gr
 import { emitLifecycle, expireNow, failChargeNow, firstCycle, resumeNow } from './cycles.js';
 import type { Product } from './products.js';
 import type { CustomerState, EventSettings, SubscriptionState } from './state.js';
+import type { RenewalSchedule } from './testStoreSchedule.js';
 import {
   cancelSubscription,
   changeSubscriptionProduct,
@@ -35,6 +36,8 @@ export interface PurchaseInput {
   environment?: EventSettings['environment'] | null;
   /** The store (default: the settings'). */
   store?: string | null;
+  /** How a subscription bought now renews (default: at the product's periods; `test_store`: a `test_` key's purchase). */
+  schedule?: RenewalSchedule;
 }
 
 /** What a purchase created. */
@@ -69,7 +72,7 @@ export function purchase(ctx: SimContext, input: PurchaseInput): Result<Purchase
     grantFor(ctx, customer, product, 'top_up', null, transactionId, environment);
     return ok({ kind: 'one_time', transaction_id: transactionId });
   }
-  const origin = { presented_offering_id: input.presented_offering_id, country_code: country, environment, store };
+  const origin = { presented_offering_id: input.presented_offering_id, country_code: country, environment, store, schedule: input.schedule ?? 'store' };
   const sub = purchaseSubscription(ctx, customer, product, trial, transactionId, origin);
   return ok({ kind: 'subscription', subscription_id: sub.id, transaction_id: transactionId });
 }
@@ -80,7 +83,7 @@ export function purchase(ctx: SimContext, input: PurchaseInput): Result<Purchase
  */
 function validateTemporary(ctx: SimContext, customer: CustomerState, sub: SubscriptionState, product: Product, trial: Duration | null): Result<PurchaseOutcome> {
   customer.last_seen_at = ctx.now;
-  Object.assign(sub, firstCycle(ctx, product, trial));
+  Object.assign(sub, firstCycle(ctx, product, trial, sub.schedule));
   sub.auto_renew = true;
   emitLifecycle(ctx, 'INITIAL_PURCHASE', customer, sub, {});
   grantFor(ctx, customer, product, trial === null ? 'purchase' : 'trial', sub.period_end, sub.transaction_id, sub.environment);

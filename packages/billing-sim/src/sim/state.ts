@@ -9,6 +9,7 @@ import { emptyApiParts, type ApiParts } from './apiParts.js';
 import { emptyPMap, pmapGet, type PMap } from './persistentMap.js';
 import { emptyPVec, pvecForEach, pvecGet, type PVec } from './persistentVector.js';
 import type { Product } from './products.js';
+import type { RenewalSchedule } from './testStoreSchedule.js';
 
 /**
  * Where a subscription stands. `grace`: a charge failed and the grace period runs. `paused`: a
@@ -72,10 +73,14 @@ export interface SubscriptionState {
   expired_at: number | null;
   /** Why auto-renew was turned off (the EXPIRATION at the period's end carries it). */
   cancel_reason: string | null;
+  /** When auto-renew was last turned off (a cancellation), or null while it renews (API v1's `unsubscribe_detected_at`). */
+  unsubscribed_at: number | null;
   /** The store environment of every event of this subscription. */
   environment: 'SANDBOX' | 'PRODUCTION';
   /** The store of every event of this subscription. */
   store: string;
+  /** How it renews: at its product's periods, or on the Test Store's minutes (bought with a `test_` key). */
+  schedule: RenewalSchedule;
   /**
    * A pause: while active, the subscription pauses at its period end and resumes at this instant;
    * while paused, when it resumes. Null: no pause.

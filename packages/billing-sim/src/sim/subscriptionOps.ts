@@ -12,6 +12,7 @@ import { currenciesOf, emitCurrencyEvent, grantFor, newTransactionId, type SimCo
 import { emitLifecycle, expireNow, firstCycle, productOfSub, renewNow } from './cycles.js';
 import type { Product } from './products.js';
 import type { CustomerState, EventSettings, SubscriptionState } from './state.js';
+import type { RenewalSchedule } from './testStoreSchedule.js';
 
 /** Where a new subscription comes from: the offering shown, the country, the store environment and the store. */
 export interface SubscriptionOrigin {
@@ -19,6 +20,8 @@ export interface SubscriptionOrigin {
   country_code: string;
   environment: EventSettings['environment'];
   store: string;
+  /** How it renews (default: at the product's periods). */
+  schedule?: RenewalSchedule;
 }
 
 /**
@@ -63,8 +66,10 @@ export function newSubscription(
     seq: ctx.seq,
     expired_at: null,
     cancel_reason: null,
+    unsubscribed_at: null,
     environment: origin.environment,
     store: origin.store,
+    schedule: origin.schedule ?? 'store',
     auto_resume_at: null,
     refund: null,
     past_transactions: null,
@@ -89,7 +94,7 @@ export function purchaseSubscription(
   transactionId: string,
   origin: SubscriptionOrigin,
 ): SubscriptionState {
-  const sub = newSubscription(ctx, customer, product, firstCycle(ctx, product, trial), transactionId, origin);
+  const sub = newSubscription(ctx, customer, product, firstCycle(ctx, product, trial, origin.schedule), transactionId, origin);
   emitLifecycle(ctx, 'INITIAL_PURCHASE', customer, sub, {});
   grantFor(ctx, customer, product, trial === null ? 'purchase' : 'trial', sub.period_end, transactionId, origin.environment);
   return sub;
@@ -99,6 +104,7 @@ export function purchaseSubscription(
 export function cancelSubscription(ctx: SimContext, customer: CustomerState, sub: SubscriptionState, reason: string): void {
   sub.auto_renew = false;
   sub.cancel_reason = reason;
+  sub.unsubscribed_at = ctx.now;
   emitLifecycle(ctx, 'CANCELLATION', customer, sub, { cancel_reason: reason });
 }
 
@@ -106,6 +112,7 @@ export function cancelSubscription(ctx: SimContext, customer: CustomerState, sub
 export function uncancelSubscription(ctx: SimContext, customer: CustomerState, sub: SubscriptionState): void {
   sub.auto_renew = true;
   sub.cancel_reason = null;
+  sub.unsubscribed_at = null;
   emitLifecycle(ctx, 'UNCANCELLATION', customer, sub, {});
 }
 
@@ -121,6 +128,7 @@ export function changeSubscriptionProduct(ctx: SimContext, customer: CustomerSta
   emitLifecycle(ctx, 'PRODUCT_CHANGE', customer, sub, { new_product_id: next.id });
   sub.pending_product_id = next.id;
   sub.auto_renew = true;
+  sub.unsubscribed_at = null;
   if (timing === 'immediate') renewNow(ctx, customer, sub, true);
 }
 

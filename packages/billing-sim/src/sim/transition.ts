@@ -26,6 +26,10 @@ import { createApiProduct } from './apiProducts.js';
 import { changeEntitlementProducts, createEntitlement } from './entitlements.js';
 import { grantEntitlement, revokeGrantedEntitlement } from './grantedEntitlements.js';
 import { createIntegration, deleteIntegration, updateIntegration } from './integrations.js';
+import { getOrCreateCustomer, identifyAppUser } from './appUsers.js';
+import { setPlacements } from './placements.js';
+import { grantPromotional, revokePromotional } from './promotional.js';
+import { postReceipt } from './receipts.js';
 import type { World } from './state.js';
 import type { WebhookBody } from './webhookEvents.js';
 import type { EventLog } from './eventLog.js';
@@ -113,8 +117,14 @@ function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCo
     .with({ type: 'create_api_product' }, (c) => createApiProduct(ctx, c.product))
     .with({ type: 'create_entitlement' }, (c) => createEntitlement(ctx, c.project_id, c.lookup_key, c.display_name))
     .with({ type: 'change_entitlement_products' }, (c) => changeEntitlementProducts(ctx, c.project_id, c.id, c.product_ids, c.attach))
-    .with({ type: 'grant_entitlement' }, (c) => grantEntitlement(ctx, c.project_id, c.customer_id, c.entitlement_id, c.expires_at))
+    .with({ type: 'grant_entitlement' }, (c) => grantEntitlement(ctx, { ...c, duration: 'custom' }))
     .with({ type: 'revoke_granted_entitlement' }, (c) => revokeGrantedEntitlement(ctx, c.project_id, c.customer_id, c.entitlement_id))
+    .with({ type: 'grant_promotional' }, (c) => grantPromotional(ctx, c))
+    .with({ type: 'revoke_promotional' }, (c) => revokePromotional(ctx, c.project_id, c.customer_id, c.lookup_key))
+    .with({ type: 'post_receipt' }, (c) => postReceipt(ctx, c))
+    .with({ type: 'get_or_create_customer' }, (c) => getOrCreateCustomer(ctx, c.project_id, c.customer_id, c.seen))
+    .with({ type: 'identify' }, (c) => identifyAppUser(ctx, c.project_id, c.customer_id, c.new_customer_id))
+    .with({ type: 'set_placements' }, (c) => setPlacements(ctx, c.project_id, c.placements))
     .exhaustive();
 }
 
