@@ -1,6 +1,7 @@
-/** The official API v2 `Project` and `App` objects of the simulator's projects and its one app, and the project create body. */
+/** The official API v2 `Project`, `App` and `PublicApiKey` objects of the simulator's projects and apps, and the project create body. */
 import { z } from 'zod';
 import type { ProjectRecord } from '../sim/projects.js';
+import { publicKeyOf, type SimApp } from './apps.js';
 
 /** The body of `POST /projects` (`ProjectCreate`). */
 export const createProjectV2BodySchema = z.strictObject({ name: z.string().min(1).max(255) });
@@ -29,19 +30,6 @@ export const toProjectResource = (id: string, record: ProjectRecord): ProjectRes
   icon_url_large: null,
 });
 
-/** The `App` type of each store the simulator can be set to (a store it does not know is the test store). */
-const APP_TYPE_BY_STORE: Record<string, string> = {
-  APP_STORE: 'app_store',
-  MAC_APP_STORE: 'mac_app_store',
-  PLAY_STORE: 'play_store',
-  AMAZON: 'amazon',
-  STRIPE: 'stripe',
-  RC_BILLING: 'rc_billing',
-  ROKU: 'roku',
-  PADDLE: 'paddle',
-  TEST_STORE: 'test_store',
-};
-
 export interface AppResource {
   object: 'app';
   id: string;
@@ -52,17 +40,40 @@ export interface AppResource {
 }
 
 /**
- * Given the simulator's app id, its store and a project, returns the `App` object: the simulator has
- * one app, shared by every project, of the type of its store (`TEST_STORE` → `test_store`).
+ * Given one of the simulator's apps (`appsOf`) and a project, returns the `App` object.
  *
  * @example
- * toAppResource('app_sim', 'TEST_STORE', 'proj1').type; // 'test_store'
+ * toAppResource(appsOf(settings)[0]!, 'proj1').type; // 'test_store'
  */
-export const toAppResource = (appId: string, store: string, projectId: string): AppResource => ({
+export const toAppResource = (app: SimApp, projectId: string): AppResource => ({
   object: 'app',
-  id: appId,
-  name: appId,
+  id: app.id,
+  name: app.id,
   created_at: 0,
-  type: APP_TYPE_BY_STORE[store] ?? 'test_store',
+  type: app.type,
   project_id: projectId,
+});
+
+export interface PublicApiKeyResource {
+  object: 'public_api_key';
+  id: string;
+  key: string;
+  app_id: string;
+  environment: 'production' | 'sandbox';
+  created_at: number;
+}
+
+/**
+ * Given an app and a project, returns its one public API key (a Test Store key is for the sandbox).
+ *
+ * @example
+ * toPublicApiKeyResource(appsOf(settings)[0]!, 'proj1').key; // 'test_…'
+ */
+export const toPublicApiKeyResource = (app: SimApp, projectId: string): PublicApiKeyResource => ({
+  object: 'public_api_key',
+  id: `apikey_${app.id}`,
+  key: publicKeyOf(projectId, app),
+  app_id: app.id,
+  environment: app.store === 'TEST_STORE' ? 'sandbox' : 'production',
+  created_at: 0,
 });

@@ -7,7 +7,12 @@ import { edgeErrorResponse, type SimResponse } from './httpTypes.js';
 import { isMetricsRequest } from '../metrics/metricsEndpoint.js';
 import { answerSimPage } from '../page/answerSimPage.js';
 
-const answer = (res: Response, out: SimResponse) => void res.status(out.status).set(out.headers ?? {}).json(out.body);
+const answer = (res: Response, out: SimResponse) => {
+  res.status(out.status).set(out.headers ?? {});
+  // A 204 (a CORS preflight) has no body.
+  if (out.status === 204) return void res.end();
+  res.json(out.body);
+};
 
 /**
  * Given a simulator, returns an Express app serving API v2, the /sim control API, the control page
@@ -45,7 +50,7 @@ export function createBillingSimApp(sim: BillingSimulator, options: HandlerOptio
       if (!decoded.ok) return answer(res, edgeErrorResponse(edgeProblem('invalid_utf8')));
       rawBody = decoded.text;
     }
-    answer(res, handle({ method: req.method, path: req.path, query: target.target.query, headers: flattenHeaders(req.headers), rawBody }));
+    answer(res, handle({ method: req.method, path: req.path, query: target.target.query, search: target.target.search, headers: flattenHeaders(req.headers), rawBody }));
   });
   // Body-reading failures (too large, bad encoding) get the same envelope.
   app.use((err: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {

@@ -11,11 +11,16 @@ import { createRateLimiter, type RateLimitSettings } from './rateLimit/rateLimit
 import { compilePattern, type Route } from './route.js';
 import { simRoutes } from './simRoutes.js';
 import { simApiRoutes, v2Routes } from './v2Routes.js';
+import { v1Routes } from './v1Routes.js';
+import { createV1Dispatcher, isV1Path } from './v1/v1Route.js';
 import { createMetricsEndpoint, type MetricsEndpoint } from '../metrics/metricsEndpoint.js';
 import { createSimMetrics } from '../metrics/simMetrics.js';
 
 export interface HandlerOptions {
-  /** When set, `/v2` and `/sim` require `Authorization: Bearer <apiKey>`. */
+  /**
+   * When set, `/v2` and `/sim` require `Authorization: Bearer <apiKey>`, and it is API v1's secret key
+   * (public keys are the projects' apps' own); unset, API v1 takes any key (development mode).
+   */
   apiKey?: string | null;
   /** Wall clock for the rate-limit windows. Default `Date.now`. */
   wallClock?: () => number;
@@ -56,7 +61,10 @@ export function createRequestHandler(sim: BillingSimulator, options: HandlerOpti
   const metrics = createSimMetrics(sim);
   const metricsEndpoint = createMetricsEndpoint(metrics, apiAuth, options.metricsPublic ?? false);
 
+  const answerV1 = createV1Dispatcher(v1Routes, apiAuth);
+
   const handle = (req: SimRequest): SimResponse => {
+    if (isV1Path(req.path)) return answerV1(sim, req);
     const method = req.method.toUpperCase();
     if (method === 'GET' && req.path === '/health') return json(200, { status: 'ok', service: 'tenure-billing-sim' });
     if (method === 'GET' && req.path === '/openapi.json') return json(200, buildOpenApi(ROUTES));

@@ -9,6 +9,8 @@ export interface SimRequest {
   /** Path without the query string, e.g. `/v2/projects/p1/virtual_currencies`. */
   path: string;
   query: Record<string, string>;
+  /** The raw query string without `?` (repeated parameters, as `?id=a&id=b`, are read from it). */
+  search?: string;
   /** Header names in lower case. */
   headers: Record<string, string | undefined>;
   /** The raw body text ('' when none). */

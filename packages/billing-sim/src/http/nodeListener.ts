@@ -15,8 +15,12 @@ type Handler = ((req: SimRequest) => SimResponse) & { readonly metricsEndpoint?:
 
 const TOO_LARGE = 'Request body too large';
 
-const send = (res: ServerResponse, out: SimResponse, close = false): void =>
-  sendJson(res, out.status, out.body, close ? { ...out.headers, connection: 'close' } : (out.headers ?? {}));
+const send = (res: ServerResponse, out: SimResponse, close = false): void => {
+  const headers = close ? { ...out.headers, connection: 'close' } : (out.headers ?? {});
+  // A 204 (a CORS preflight) has no body.
+  if (out.status === 204) return void res.writeHead(204, headers).end();
+  sendJson(res, out.status, out.body, headers);
+};
 
 async function serve(handle: Handler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const head = checkRequestHead(req);
@@ -46,6 +50,7 @@ async function serve(handle: Handler, req: IncomingMessage, res: ServerResponse)
       method: req.method ?? 'GET',
       path: head.target.path,
       query: head.target.query,
+      search: head.target.search,
       headers: flattenHeaders(req.headers),
       rawBody: body.text,
     });

@@ -29,6 +29,7 @@ import {
   updatePackageBodySchema,
 } from '../api/offeringResource.js';
 import { assignOfferingBodySchema } from './v2/offeringRoutes.js';
+import { placementsBodySchema } from './v2/placementRoutes.js';
 import { grantBodySchema, revokeBodySchema, transferBodySchema } from './v2/customerRoutes.js';
 import { adjustmentsBodySchema, createProjectBodySchema } from './v2Routes.js';
 
@@ -61,6 +62,7 @@ const BODIES: Record<string, z.ZodType> = {
   'POST /sim/customers/:customer_id/balances': setBalancesBodySchema,
   'POST /sim/webhook': webhookConfigSchema,
   'POST /sim/projects': createProjectBodySchema,
+  'POST /sim/projects/:project_id/placements': placementsBodySchema,
   'POST /v2/projects/:project_id/integrations/webhooks': createIntegrationBodySchema,
   'POST /v2/projects/:project_id/integrations/webhooks/:webhook_integration_id': updateIntegrationBodySchema,
   [`POST ${CUSTOMER}/attributes`]: setAttributesBodySchema,

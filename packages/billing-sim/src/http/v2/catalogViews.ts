@@ -6,6 +6,7 @@
 import { toEntitlementResource, type EntitlementResource } from '../../api/entitlementResource.js';
 import { wholeList } from '../../api/offeringResource.js';
 import { toProductResource, type ProductResource } from '../../api/productResource.js';
+import { appsOf } from '../../api/apps.js';
 import { toAppResource, type AppResource } from '../../api/projectResource.js';
 import { productCreatedAt } from '../../sim/apiProducts.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
@@ -15,7 +16,7 @@ import type { Product } from '../../sim/products.js';
 /** The `Product` object of a catalog product, with the simulator's app (in the given project) when `withAppIn` is set. */
 export function productView(sim: BillingSimulator, p: Product, withAppIn?: string): ProductResource & { app?: AppResource } {
   const resource = toProductResource(p, sim.settings.app_id, productCreatedAt(sim.world(), p.id));
-  return withAppIn === undefined ? resource : { ...resource, app: toAppResource(sim.settings.app_id, sim.settings.store, withAppIn) };
+  return withAppIn === undefined ? resource : { ...resource, app: toAppResource(appsOf(sim.settings)[0]!, withAppIn) };
 }
 
 /** The `Product` objects of an entitlement's attached products (ones the catalog no longer has left out). */

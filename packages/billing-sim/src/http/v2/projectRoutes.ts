@@ -2,11 +2,12 @@
  * API v2 projects and apps (Project Configuration domain): the projects that exist in the simulator,
  * creating one with a name, and the simulator's one app in every project.
  */
-import { toAppResource, toProjectResource, createProjectV2BodySchema } from '../../api/projectResource.js';
+import { appsOf, type SimApp } from '../../api/apps.js';
+import { toAppResource, toProjectResource, toPublicApiKeyResource, createProjectV2BodySchema } from '../../api/projectResource.js';
 import { fail } from '../../sim/apiError.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
 import { projectIds, projectRecord } from '../../sim/projects.js';
-import { errorResponse, json, paginate, parseBody, respond } from '../httpTypes.js';
+import { errorResponse, json, paginate, parseBody, respond, type RouteInput, type SimResponse } from '../httpTypes.js';
 import type { Route } from '../route.js';
 import { checkIds, param } from './ids.js';
 
@@ -29,19 +30,31 @@ export const projectRoutes: Route[] = [
     },
   },
   {
-    method: 'GET', pattern: APPS, domain: 'project_configuration', summary: "List the project's apps: the simulator's one app, of its store's type",
+    method: 'GET', pattern: APPS, domain: 'project_configuration', summary: "List the project's apps: the simulator's (its store's type), and a Test Store app when that store is another",
     handler: (sim, input) =>
       checkIds(sim, input) ??
-      respond(paginate([toAppResource(sim.settings.app_id, sim.settings.store, param(input, 'project_id'))], (a) => a.id, input.query, input.path)),
+      respond(paginate(appsOf(sim.settings).map((app) => toAppResource(app, param(input, 'project_id'))), (a) => a.id, input.query, input.path)),
   },
   {
-    method: 'GET', pattern: `${APPS}/:app_id`, domain: 'project_configuration', summary: "Get the simulator's app",
+    method: 'GET', pattern: `${APPS}/:app_id`, domain: 'project_configuration', summary: 'Get an app',
     handler(sim, input) {
-      const bad = checkIds(sim, input);
-      if (bad !== null) return bad;
-      const id = param(input, 'app_id');
-      if (id !== sim.settings.app_id) return errorResponse(fail('resource_missing', `App ${id} not found`, 'app_id').error);
-      return json(200, toAppResource(id, sim.settings.store, param(input, 'project_id')));
+      const app = appOf(sim, input);
+      return 'status' in app ? app : json(200, toAppResource(app, param(input, 'project_id')));
+    },
+  },
+  {
+    method: 'GET', pattern: `${APPS}/:app_id/public_api_keys`, domain: 'project_configuration', summary: "List an app's public API keys (one per app, the same in every run: what the SDKs are configured with)",
+    handler(sim, input) {
+      const app = appOf(sim, input);
+      return 'status' in app ? app : respond(paginate([toPublicApiKeyResource(app, param(input, 'project_id'))], (k) => k.id, input.query, input.path));
     },
   },
 ];
+
+/** The path's app of the project, or the answer to send (a bad id, an unknown project or app). */
+function appOf(sim: BillingSimulator, input: RouteInput): SimApp | SimResponse {
+  const bad = checkIds(sim, input);
+  if (bad !== null) return bad;
+  const id = param(input, 'app_id');
+  return appsOf(sim.settings).find((a) => a.id === id) ?? errorResponse(fail('resource_missing', `App ${id} not found`, 'app_id').error);
+}

@@ -9,6 +9,7 @@ import { customerView } from '../../sim/balanceOps.js';
 import { offeringFor } from '../../sim/offerings.js';
 import { simInvoiceRoute } from './invoiceRoutes.js';
 import { simPortalRoute } from './portalRoutes.js';
+import { placementRoutes } from './placementRoutes.js';
 import { projectIds } from '../../sim/projects.js';
 import { customerIn, readView } from '../../sim/queries.js';
 import { errorResponse, json, parseBody, respond } from '../httpTypes.js';
@@ -45,4 +46,5 @@ export const simApiRoutes: Route[] = [
   },
   simInvoiceRoute,
   simPortalRoute,
+  ...placementRoutes,
 ];
