@@ -1,7 +1,8 @@
 /**
- * The official RevenueCat API v2 document as a response validator. The document is reference data
- * outside the repository: it is read from the path in `REVENUECAT_OPENAPI` (absolute, or relative to
- * the working directory), never copied here. OpenAPI 3.0 schemas become JSON Schema for ajv:
+ * An official RevenueCat API document (v2 by default; v1 with `V1_DOCUMENT`) as a response
+ * validator. The document is reference data outside the repository: it is read from the path in an
+ * environment variable (`REVENUECAT_OPENAPI`, `REVENUECAT_OPENAPI_V1`; absolute, or relative to the
+ * working directory), never copied here. OpenAPI 3.0 schemas become JSON Schema for ajv:
  * `nullable: true` becomes "or null", `$ref`s point into the loaded document.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,7 +15,6 @@ import { parse } from 'yaml';
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 type Json = Record<string, unknown>;
-const DOC_ID = 'revenuecat-api-v2';
 
 /**
  * The simulator's deliberate differences from the document, by schema and property: each one is
@@ -44,45 +44,65 @@ export interface OfficialSpec {
   rateDomainOf(method: string, pattern: string): string | undefined;
 }
 
+/** Which document to load and how the simulator's paths map onto it. */
+export interface DocumentChoice {
+  /** The environment variable naming the document's path. */
+  env: string;
+  /** The id the loaded document's schemas are registered under. */
+  id: string;
+  /** The simulator's path prefix the document's paths leave out (`/v2`, `/v1`). */
+  prefix: string;
+  /** The simulator's deliberate differences, added to the loaded schemas before anything is compiled. */
+  adjust: (schemas: Record<string, Json>) => void;
+  /** Errors at a status an operation does not document are checked against this schema (the document's `Error`), or refused. */
+  undocumentedErrors: string | null;
+}
+
+/** Adds each deliberate difference's properties to its schema (nothing else about the object loosens). */
+const addProperties = (differences: Record<string, Record<string, unknown>>) => (schemas: Record<string, Json>) => {
+  for (const [name, extra] of Object.entries(differences)) {
+    const schema = schemas[name];
+    if (schema === undefined) throw new Error(`the document has no schema ${name}`);
+    schema['properties'] = { ...(schema['properties'] as Json), ...extra };
+  }
+};
+
+/** API v2's document: every status must be documented. */
+export const V2_DOCUMENT: DocumentChoice = { env: 'REVENUECAT_OPENAPI', id: 'revenuecat-api-v2', prefix: '/v2', adjust: addProperties(DELIBERATE_DIFFERENCES), undocumentedErrors: null };
+
 /** OpenAPI 3.0 schema → JSON Schema: `nullable`, and `$ref`s into the loaded document. */
-function toJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toJsonSchema);
+function toJsonSchema(node: unknown, docId: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => toJsonSchema(n, docId));
   if (node === null || typeof node !== 'object') return node;
   const out: Json = {};
   let nullable = false;
   for (const [key, value] of Object.entries(node as Json)) {
     if (key === 'nullable') nullable = value === true;
     else if (key === 'example' || key === 'examples' || key.startsWith('x-')) continue;
-    else if (key === '$ref' && typeof value === 'string' && value.startsWith('#/')) out[key] = `${DOC_ID}${value}`;
-    else out[key] = toJsonSchema(value);
+    else if (key === '$ref' && typeof value === 'string' && value.startsWith('#/')) out[key] = `${docId}${value}`;
+    else out[key] = toJsonSchema(value, docId);
   }
   return nullable ? { anyOf: [out, { type: 'null' }] } : out;
 }
 
-/** `/v2/projects/:project_id/x/:code` → `['projects', '*', 'x', '*']`. */
-const shapeOf = (path: string) => path.replace(/^\/v2/, '').split('/').filter(Boolean).map((s) => (s.startsWith(':') || s.startsWith('{') ? '*' : s));
-
 /**
- * Loads the document named by `REVENUECAT_OPENAPI`, or returns null when the variable is unset (the
+ * Loads the chosen document (API v2 by default), or returns null when its variable is unset (the
  * caller skips with a notice). A set variable naming a missing file is an error, not a skip.
  */
-export function loadOfficialSpec(): OfficialSpec | null {
-  const where = process.env['REVENUECAT_OPENAPI'];
+export function loadOfficialSpec(choice: DocumentChoice = V2_DOCUMENT): OfficialSpec | null {
+  const where = process.env[choice.env];
   if (where === undefined || where === '') return null;
   const file = resolve(where);
-  if (!existsSync(file)) throw new Error(`REVENUECAT_OPENAPI names ${file}, which does not exist`);
+  if (!existsSync(file)) throw new Error(`${choice.env} names ${file}, which does not exist`);
   const doc = parse(readFileSync(file, 'utf8')) as Json;
   const components = doc['components'] as Json;
-  const schemas = components['schemas'] as Record<string, Json>;
-  for (const [name, extra] of Object.entries(DELIBERATE_DIFFERENCES)) {
-    const schema = schemas[name];
-    if (schema === undefined) throw new Error(`the document has no schema ${name}`);
-    schema['properties'] = { ...(schema['properties'] as Json), ...extra };
-  }
+  choice.adjust(components['schemas'] as Record<string, Json>);
   const paths = doc['paths'] as Record<string, Record<string, Json>>;
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
-  ajv.addSchema({ $id: DOC_ID, components: toJsonSchema(components) } as Json);
+  ajv.addSchema({ $id: choice.id, components: toJsonSchema(components, choice.id) } as Json);
+  // `/v2/projects/:project_id/x/:code` → `projects/*/x/*`.
+  const shapeOf = (path: string) => (path.startsWith(choice.prefix) ? path.slice(choice.prefix.length) : path).split('/').filter(Boolean).map((s) => (s.startsWith(':') || s.startsWith('{') ? '*' : s));
 
   const deref = (node: Json): Json => {
     const ref = node['$ref'];
@@ -109,9 +129,12 @@ export function loadOfficialSpec(): OfficialSpec | null {
       const where = `${method} ${pattern} → ${status}`;
       if (op === undefined) return [`${where}: no such operation in the official document`];
       const responses = op['responses'] as Json;
-      const declared = responses[String(status)];
+      let declared = responses[String(status)] as Json | undefined;
+      if (declared === undefined && status >= 400 && choice.undocumentedErrors !== null) {
+        declared = { content: { 'application/json': { schema: { $ref: `#/components/schemas/${choice.undocumentedErrors}` } } } };
+      }
       if (declared === undefined) return [`${where}: status not documented (documented: ${Object.keys(responses).join(', ')})`];
-      const response = deref(declared as Json);
+      const response = deref(declared);
       const problems: string[] = [];
       for (const [name, header] of Object.entries((response['headers'] ?? {}) as Record<string, Json>)) {
         const h = deref(header);
@@ -126,7 +149,7 @@ export function loadOfficialSpec(): OfficialSpec | null {
       const key = `${method} ${pattern} ${status}`;
       let validate = validators.get(key);
       if (validate === undefined) {
-        validate = ajv.compile(toJsonSchema(schema) as Json);
+        validate = ajv.compile(toJsonSchema(schema, choice.id) as Json);
         validators.set(key, validate);
       }
       if (!validate(body)) {

@@ -19,13 +19,30 @@ describe('API v2 projects, apps and customer creation', () => {
     expect((await app.call('POST', '/v2/projects', { name: 'x'.repeat(256) })).body).toMatchObject({ type: 'parameter_error', param: 'name' });
   });
 
-  it("answers the simulator's one app, of its store's type, in every project", async () => {
+  it("answers the simulator's app, of its store's type, and a Test Store app in every project", async () => {
     app = await startApp({ store: 'PLAY_STORE', app_id: 'app_x', projects: ['proj2'] });
     expect((await app.call('GET', '/v2/projects/proj2/apps')).body.items).toEqual([
       { object: 'app', id: 'app_x', name: 'app_x', created_at: 0, type: 'play_store', project_id: 'proj2' },
+      { object: 'app', id: 'app_x_test', name: 'app_x_test', created_at: 0, type: 'test_store', project_id: 'proj2' },
     ]);
     expect((await app.call('GET', '/v2/projects/proj_sim/apps/app_x')).body).toMatchObject({ project_id: 'proj_sim', type: 'play_store' });
     expect((await app.call('GET', '/v2/projects/proj_sim/apps/other')).body).toMatchObject({ type: 'resource_missing', param: 'app_id' });
+  });
+
+  it("lists each app's public API key: by store prefix, the same in every run, different per project and app", async () => {
+    app = await startApp({ store: 'PLAY_STORE', app_id: 'app_x', projects: ['proj2'] });
+    const keyOf = async (project: string, appId: string) => (await app.call('GET', `/v2/projects/${project}/apps/${appId}/public_api_keys`)).body.items;
+    const [play] = await keyOf('proj2', 'app_x');
+    expect(play).toMatchObject({ object: 'public_api_key', app_id: 'app_x', environment: 'production' });
+    expect(play.key).toMatch(/^goog_[0-9a-f]{24}$/);
+    const [test] = await keyOf('proj2', 'app_x_test');
+    expect(test).toMatchObject({ app_id: 'app_x_test', environment: 'sandbox' });
+    expect(test.key).toMatch(/^test_[0-9a-f]{24}$/);
+    const [other] = await keyOf('proj_sim', 'app_x');
+    expect(new Set([play.key, test.key, other.key]).size).toBe(3);
+    await app.close();
+    app = await startApp({ store: 'PLAY_STORE', app_id: 'app_x', projects: ['proj2'], seed: 'another' });
+    expect((await keyOf('proj2', 'app_x'))[0].key).toBe(play.key);
   });
 
   it('creates a customer with its attributes: 201, then listed and searchable; 409 for an existing id', async () => {
