@@ -44,6 +44,11 @@ export type SimRequestHandler = ((req: SimRequest) => SimResponse) & { readonly 
  */
 export const ROUTES: readonly Route[] = [...v2Routes, ...simRoutes, ...simApiRoutes];
 const COMPILED = ROUTES.map((route) => ({ route, match: compilePattern(route.pattern) }));
+/** Every route by its pattern, API v1's too: what the request metrics are labelled with. */
+const LABELLED: readonly { route: Pick<Route, 'method' | 'pattern' | 'domain'>; match: ReturnType<typeof compilePattern> }[] = [
+  ...COMPILED,
+  ...v1Routes.map((route) => ({ route, match: compilePattern(route.pattern) })),
+];
 
 /**
  * Given a simulator and options, returns the function that answers one request. Library code: it
@@ -67,7 +72,7 @@ export function createRequestHandler(sim: BillingSimulator, options: HandlerOpti
     if (isV1Path(req.path)) return answerV1(sim, req);
     const method = req.method.toUpperCase();
     if (method === 'GET' && req.path === '/health') return json(200, { status: 'ok', service: 'tenure-billing-sim' });
-    if (method === 'GET' && req.path === '/openapi.json') return json(200, buildOpenApi(ROUTES));
+    if (method === 'GET' && req.path === '/openapi.json') return json(200, buildOpenApi([...ROUTES, ...v1Routes]));
     const guarded = req.path.startsWith('/v2') || req.path.startsWith('/sim');
     const auth = req.headers['authorization'] ?? '';
     if (guarded && apiAuth !== undefined && !apiAuth.matches(auth)) {
@@ -111,7 +116,7 @@ export function createRequestHandler(sim: BillingSimulator, options: HandlerOpti
   const counted = (req: SimRequest): SimResponse => {
     const res = handle(req);
     const method = req.method.toUpperCase();
-    const route = COMPILED.find(({ route: r, match }) => r.method === method && match(req.path) !== null)?.route;
+    const route = LABELLED.find(({ route: r, match }) => r.method === method && match(req.path) !== null)?.route;
     metrics.request(route === undefined ? 'other' : method, route?.pattern ?? 'other', res.status);
     if (res.status === 429 && route?.domain !== undefined) metrics.rateLimited(route.domain);
     return res;

@@ -101,6 +101,10 @@ const errorEnvelope = {
   },
 };
 
+/** The part of the simulator a route belongs to. */
+const tagOf = (pattern: string) =>
+  pattern.startsWith('/v2') ? 'API v2' : pattern.startsWith('/v1') ? 'API v1' : pattern.startsWith('/rcbilling') ? 'Web SDK' : 'Simulation control';
+
 let cached: unknown = null;
 
 /**
@@ -109,7 +113,7 @@ let cached: unknown = null;
  * @example
  * buildOpenApi(ROUTES).paths['/sim/clock'];
  */
-export function buildOpenApi(routes: readonly Route[]): unknown {
+export function buildOpenApi(routes: readonly Pick<Route, 'method' | 'pattern' | 'summary'>[]): unknown {
   if (cached !== null) return cached;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -118,7 +122,7 @@ export function buildOpenApi(routes: readonly Route[]): unknown {
     const body = BODIES[`${route.method} ${route.pattern}`];
     const op: Record<string, unknown> = {
       summary: route.summary,
-      tags: [route.pattern.startsWith('/v2') ? 'API v2' : 'Simulation control'],
+      tags: [tagOf(route.pattern)],
       parameters: params,
       responses: {
         default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
@@ -135,7 +139,7 @@ export function buildOpenApi(routes: readonly Route[]): unknown {
     info: {
       title: 'tenure billing simulator',
       version: '0.1.0',
-      description: 'A local stand-in for the billing service (RevenueCat API v2: projects, customers, subscriptions, purchases, invoices, products, entitlements, offerings and packages, webhook integrations, virtual currencies, overview metrics) plus a /sim control API. See docs/billing-sim.md.',
+      description: 'A local stand-in for the billing service (RevenueCat API v1, as the SDKs and backends call it, with the web SDK\'s own routes; API v2: projects, customers, subscriptions, purchases, invoices, products, entitlements, offerings and packages, webhook integrations, virtual currencies, overview metrics) plus a /sim control API. See docs/billing-sim.md.',
     },
     servers: [{ url: 'http://127.0.0.1:4000' }],
     components: {
