@@ -1,7 +1,8 @@
 /**
  * `npm start`: the billing simulator on :4000 sending webhooks to the retention service on :3000,
  * which keeps its data in a fresh SQLite file each run (the simulator's world starts anew too).
- * Prints both pages' URLs: act on the simulator's control page, watch the dashboard move.
+ * Prints the three pages' URLs: act on the simulator's control page or buy on the web paywall (the
+ * official RevenueCat web SDK), watch the dashboard move.
  * Ports come from PORT and BILLING_SIM_PORT; Ctrl-C stops both and removes the file.
  */
 import { startLocalStack } from './startLocalStack.js';
@@ -12,18 +13,24 @@ const stack = await startLocalStack({
   seed: process.env.BILLING_SIM_SEED ?? 'quickstart',
   logLevel: process.env.LOG_LEVEL ?? 'warn',
   store: 'sqlite',
+  // The SDKs compare expiry dates with the browser's clock: the virtual clock starts at the wall clock's.
+  now: Date.now(),
+  paywallPort: Number(process.env.PAYWALL_PORT ?? 4100),
 });
 const r = stack.retention.url;
 const b = stack.billing.url;
+const p = stack.paywall!;
 const json = "-H 'content-type: application/json'";
 
 console.log(`
 tenure is running
   open in a browser  ${r}/   the retention dashboard: who is at risk and why, live
                      ${b}/   the billing simulator's control page: clock, purchases, deliveries, faults
+                     ${p.url}/   a web paywall on RevenueCat's official SDK: buy from the Test Store, offline
   retention service  ${r}   GET /health, /api/at-risk, /api/subscribers/{id}/recommend, /openapi.json
   store              ${stack.store}   (a fresh file this run, removed on Ctrl-C)
-  billing simulator  ${b}   RevenueCat API v2 under /v2, control API under /sim, /openapi.json
+  billing simulator  ${b}   RevenueCat API v1 under /v1 (the SDKs' proxyURL), API v2 under /v2, control API under /sim
+  Test Store key     ${p.apiKey}   (the SDKs' apiKey; sandbox purchases: the dashboard's Environment switch shows them)
   webhooks           ${b} → ${r}/webhook (shared secret, fast retries); scores follow the simulator's clock
 
 Try this:

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { SubscriberStore } from '@tenure/core';
 import { startBillingSim, type RunningBillingSim } from '@tenure/billing-sim';
 import { createLogger, createMemorySubscriberStore, openStore, startRetentionServer, type RunningRetentionServer, type StartOptions } from '@tenure/server';
+import { seedCatalog, startPaywallServer, type RunningPaywall } from '@tenure/example-web-paywall';
 
 export interface LocalStackOptions {
   /** Retention service port; default 3000, 0 for a free one. */
@@ -30,6 +31,16 @@ export interface LocalStackOptions {
   store?: 'memory' | 'sqlite';
   /** Extra options for the retention service (notifiers, dispatch, config). */
   retention?: Omit<StartOptions, 'port' | 'host' | 'webhookAuthKey' | 'clock' | 'store'>;
+  /**
+   * Where the simulator's virtual clock starts (default 2026-01-01T00:00:00Z). `npm start` starts it
+   * at the wall clock's now: the SDKs compare expiry dates with the device's clock.
+   */
+  now?: number;
+  /**
+   * Also serve the web paywall (`examples/web-paywall`: RevenueCat's web SDK buying from the
+   * simulator's Test Store) on this port (0: a free one), with its catalog set up. Default: none.
+   */
+  paywallPort?: number;
 }
 
 export interface LocalStack {
@@ -37,6 +48,8 @@ export interface LocalStack {
   /** Where the retention service keeps its data: `memory` or `sqlite:<path of the fresh file>`. */
   store: string;
   billing: RunningBillingSim;
+  /** The paywall, when `paywallPort` was given, and the Test Store key it buys with. */
+  paywall: (RunningPaywall & { apiKey: string }) | null;
   webhookAuth: string;
   close(): Promise<void>;
 }
@@ -90,6 +103,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // The local stack plays a production app: the service keeps SANDBOX events apart (read with
       // ?environment=sandbox), and the simulator's purchases default to SANDBOX.
       environment: 'PRODUCTION',
+      ...(options.now === undefined ? {} : { now: options.now }),
       webhook: { url: `${retention.url}/webhook`, authorization: webhookAuth, retry_schedule: 'fast' },
       log: () => {},
     });
@@ -99,12 +113,27 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     throw error;
   }
   const running = billing;
+  let paywall: LocalStack['paywall'] = null;
+  if (options.paywallPort !== undefined) {
+    try {
+      const apiKey = await seedCatalog(running.url);
+      paywall = { ...(await startPaywallServer({ billingUrl: running.url, apiKey, port: options.paywallPort, host })), apiKey };
+    } catch (error) {
+      await running.stop();
+      await retention.close();
+      removeDir();
+      throw error;
+    }
+  }
+  const shown = paywall;
   return {
     retention,
     store: store.kind,
     billing: running,
+    paywall: shown,
     webhookAuth,
     close: async () => {
+      await shown?.close();
       await running.stop();
       await retention.close(); // closes the store
       removeDir();
