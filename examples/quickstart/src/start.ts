@@ -13,8 +13,10 @@ const stack = await startLocalStack({
   seed: process.env.BILLING_SIM_SEED ?? 'quickstart',
   logLevel: process.env.LOG_LEVEL ?? 'warn',
   store: 'sqlite',
-  // The SDKs compare expiry dates with the browser's clock: the virtual clock starts at the wall clock's.
+  // The SDKs compare expiry dates with the browser's clock: the virtual clock starts at the wall
+  // clock's and follows it (a Test Store subscription renews every 5 real minutes); advancing jumps ahead.
   now: Date.now(),
+  followWallClock: true,
   paywallPort: Number(process.env.PAYWALL_PORT ?? 4100),
 });
 const r = stack.retention.url;

@@ -36,6 +36,8 @@ export interface LocalStackOptions {
    * at the wall clock's now: the SDKs compare expiry dates with the device's clock.
    */
   now?: number;
+  /** The simulator's virtual clock follows the wall clock (renewals happen in real time; advancing still jumps ahead). */
+  followWallClock?: boolean;
   /**
    * Also serve the web paywall (`examples/web-paywall`: RevenueCat's web SDK buying from the
    * simulator's Test Store) on this port (0: a free one), with its catalog set up. Default: none.
@@ -104,6 +106,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // ?environment=sandbox), and the simulator's purchases default to SANDBOX.
       environment: 'PRODUCTION',
       ...(options.now === undefined ? {} : { now: options.now }),
+      followWallClock: options.followWallClock ?? false,
       webhook: { url: `${retention.url}/webhook`, authorization: webhookAuth, retry_schedule: 'fast' },
       log: () => {},
     });

@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)('buying on the web paywall shows on the dashboard'
     const user = await paywall.evaluate(() => localStorage.getItem('paywall.user'));
     expect(user).toMatch(/^\$RCAnonymousID:/);
 
-    const held = await (await fetch(`${stack.billing.url}/sim/customers/${encodeURIComponent(user)}`)).json();
+    const held = (await (await fetch(`${stack.billing.url}/sim/customers/${encodeURIComponent(user)}`)).json()) as { subscriptions: unknown[] };
     expect(held.subscriptions[0]).toMatchObject({ product_id: 'paywall_monthly', period_type: 'TRIAL', status: 'trialing' });
     // The sandbox view polls every 10 s (the live feed carries production only).
     await dashboard.waitForSelector('#by-state li[data-key="trialing"]', { timeout: 25_000 });

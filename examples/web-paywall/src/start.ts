@@ -1,6 +1,6 @@
 /**
- * `npm start -w @tenure/example-web-paywall`: the billing simulator (its clock at the wall clock's
- * now, as the SDK compares expiry dates with the browser's clock), the paywall's catalog, and the
+ * `npm start -w @tenure/example-web-paywall`: the billing simulator (its clock following the wall
+ * clock, as the SDK compares expiry dates with the browser's clock), the paywall's catalog, and the
  * paywall. Open the printed URL, buy through the Test Store's modal, see the entitlement.
  * (`npm start` at the root runs it beside the retention service and its dashboard.)
  */
@@ -8,7 +8,7 @@ import { startBillingSim } from '@tenure/billing-sim';
 import { seedCatalog } from './seedCatalog.js';
 import { startPaywallServer } from './startPaywallServer.js';
 
-const billing = await startBillingSim({ port: Number(process.env.BILLING_SIM_PORT ?? 4000), seed: 'paywall', now: Date.now(), log: () => {} });
+const billing = await startBillingSim({ port: Number(process.env.BILLING_SIM_PORT ?? 4000), seed: 'paywall', now: Date.now(), followWallClock: true, log: () => {} });
 const apiKey = await seedCatalog(billing.url);
 const paywall = await startPaywallServer({ billingUrl: billing.url, apiKey, port: Number(process.env.PAYWALL_PORT ?? 4100) });
 console.log(`

@@ -34,3 +34,22 @@ describe('startBillingSim', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe('startBillingSim: followWallClock', () => {
+  it('keeps the virtual clock at the wall clock: jobs run by themselves, a request reads a fresh clock, an advance jumps ahead', async () => {
+    const start = Date.now() - 60_000;
+    const running = await startBillingSim({ port: 0, seed: 'follow', now: start, log: () => {}, followWallClock: { tickMs: 50 }, products: [{ id: 'fast', type: 'subscription', period: 300 }] });
+    try {
+      expect(running.sim.now()).toBeGreaterThanOrEqual(start + 60_000);
+      const post = (path: string, body: unknown) => fetch(`${running.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await post('/sim/purchases', { customer_id: 'u1', product_id: 'fast' });
+      await expect.poll(() => running.sim.events().filter((e) => e.event.type === 'RENEWAL').length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+      const clock = (await (await fetch(`${running.url}/sim/clock`)).json()) as { now: number };
+      expect(Math.abs(clock.now - Date.now())).toBeLessThan(1_000);
+      await post('/sim/clock/advance', { by: 'P1D' });
+      expect(running.sim.now()).toBeGreaterThan(Date.now() + 86_000_000);
+    } finally {
+      await running.stop();
+    }
+  });
+});
