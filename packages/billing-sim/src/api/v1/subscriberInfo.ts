@@ -12,20 +12,6 @@ import { pmapGet } from '../../sim/persistentMap.js';
 import type { CustomerState, SubscriptionState, World } from '../../sim/state.js';
 import { isoV1, isoV1OrNull } from './v1Dates.js';
 
-/** API v1's store names, by the webhooks' store. */
-const V1_STORES: Record<string, string> = {
-  APP_STORE: 'app_store',
-  MAC_APP_STORE: 'mac_app_store',
-  PLAY_STORE: 'play_store',
-  AMAZON: 'amazon',
-  STRIPE: 'stripe',
-  PROMOTIONAL: 'promotional',
-  RC_BILLING: 'rc_billing',
-  ROKU: 'roku',
-  PADDLE: 'paddle',
-  TEST_STORE: 'test_store',
-};
-
 /** Where a store's customers manage their subscriptions (null: no page the simulator knows). */
 const MANAGEMENT_URLS: Record<string, string> = {
   APP_STORE: 'https://apps.apple.com/account/subscriptions',
@@ -34,12 +20,13 @@ const MANAGEMENT_URLS: Record<string, string> = {
 };
 
 /**
- * Given a webhook store, returns API v1's name for it.
+ * Given a webhook store, returns API v1's name for it: the same in lower case (`APP_STORE` →
+ * `app_store`, `TEST_STORE` → `test_store`, `PROMOTIONAL` → `promotional`).
  *
  * @example
  * v1StoreOf('TEST_STORE'); // 'test_store'
  */
-export const v1StoreOf = (store: string): string => V1_STORES[store] ?? store.toLowerCase();
+export const v1StoreOf = (store: string): string => store.toLowerCase();
 
 /** When a subscription's access ends (or ended): the period end, cut short by an expiry before it (a refund, a failed charge). */
 export const accessEndOf = (sub: SubscriptionState): number =>
