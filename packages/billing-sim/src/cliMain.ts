@@ -9,6 +9,7 @@ import { populationMain } from './population/populationMain.js';
 import { runScenario } from './scenario/runScenario.js';
 import { webhookIntegrationsOf } from './sim/integrations.js';
 import { isLevelEnabled, LOG_LEVELS, parseLogLevel } from './cliLog.js';
+import { VERSION } from './cliVersion.js';
 import { startBillingSim, type RunningBillingSim } from './startBillingSim.js';
 
 export const HELP = `tenure-billing-sim: a local billing service (RevenueCat API v2 virtual currencies + /sim control API)
@@ -41,6 +42,7 @@ Options (environment variable in brackets):
                           delivery step), trace or silent                  [LOG_LEVEL]
   --metrics-public        serve GET /metrics without the API key      [METRICS_PUBLIC=true]
   -h, --help              show this help
+  -v, --version           print the version
   API key: set BILLING_SIM_API_KEY to require "Authorization: Bearer <key>" on /v2, /sim
   and GET /metrics (Prometheus; unless --metrics-public).
 `;
@@ -87,6 +89,7 @@ export async function main(
         out: { type: 'string', short: 'o' },
         gzip: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
     });
   } catch (err) {
@@ -94,6 +97,10 @@ export async function main(
     return { code: 2 };
   }
   const { values, positionals } = parsed;
+  if (values.version) {
+    io.out(VERSION);
+    return { code: 0 };
+  }
   if (values.help) {
     io.out(HELP);
     return { code: 0 };
