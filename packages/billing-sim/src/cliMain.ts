@@ -1,4 +1,4 @@
-/** The command line of the simulator: serve (default) or replay a scenario file. */
+/** The command line of the simulator: serve (default), replay or export a scenario file, or generate a population. */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { listenErrorSetting } from '@tenure/http-edge';
@@ -11,7 +11,10 @@ import { readCommonSettings, readServeSettings, type ServeSettings } from './cli
 import { VERSION } from './cliVersion.js';
 import { startBillingSim, type RunningBillingSim } from './startBillingSim.js';
 
-export const HELP = `tenure-billing-sim: a local billing service (RevenueCat API v2 virtual currencies + /sim control API)
+export const HELP = `tenure-billing-sim: a local stand-in for RevenueCat, to develop and test against
+  API v1 (what the SDKs and backends call) and API v2 (projects, customers, subscriptions, purchases,
+  catalog, offerings, webhook integrations, virtual currencies, metrics), with a /sim control API and
+  a control page at /, a virtual clock, and real webhook deliveries (retries, faults) to your receiver.
 
 Usage:
   tenure-billing-sim [serve] [options]      serve the API (default)
@@ -24,7 +27,8 @@ Usage:
                                             activity, records, export, truth or HTTP delivery
                                             (tenure-billing-sim population --help)
 
-Options (environment variable in brackets):
+Options (environment variable in brackets; a flag wins, an empty variable counts as unset; a bad
+value, or a host or port it cannot listen on, exits 2 with one line naming it as given):
   --port <n>              port to listen on, default 4000            [BILLING_SIM_PORT]
   --host <h>              host to bind, default 127.0.0.1            [BILLING_SIM_HOST]
   --seed <s>              seed of ids and fault decisions             [BILLING_SIM_SEED]
