@@ -1,17 +1,20 @@
-/** The command line of the simulator: serve (default) or replay a scenario file. */
+/** The command line of the simulator: serve (default), replay or export a scenario file, or generate a population. */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { WebhookConfigInput } from './delivery/deliveryConfig.js';
-import type { RateLimitSettings } from './http/rateLimit/rateLimits.js';
-import { createIntegrationBodySchema } from './api/integrationResource.js';
+import { listenErrorSetting } from '@tenure/http-edge';
 import { runExportCommand } from './export/runExportCommand.js';
 import { populationMain } from './population/populationMain.js';
 import { runScenario } from './scenario/runScenario.js';
 import { webhookIntegrationsOf } from './sim/integrations.js';
-import { isLevelEnabled, LOG_LEVELS, parseLogLevel } from './cliLog.js';
+import { isLevelEnabled } from './cliLog.js';
+import { readCommonSettings, readServeSettings, type ServeSettings } from './cliSettings.js';
+import { VERSION } from './cliVersion.js';
 import { startBillingSim, type RunningBillingSim } from './startBillingSim.js';
 
-export const HELP = `tenure-billing-sim: a local billing service (RevenueCat API v2 virtual currencies + /sim control API)
+export const HELP = `tenure-billing-sim: a local stand-in for RevenueCat, to develop and test against
+  API v1 (what the SDKs and backends call) and API v2 (projects, customers, subscriptions, purchases,
+  catalog, offerings, webhook integrations, virtual currencies, metrics), with a /sim control API and
+  a control page at /, a virtual clock, and real webhook deliveries (retries, faults) to your receiver.
 
 Usage:
   tenure-billing-sim [serve] [options]      serve the API (default)
@@ -24,7 +27,8 @@ Usage:
                                             activity, records, export, truth or HTTP delivery
                                             (tenure-billing-sim population --help)
 
-Options (environment variable in brackets):
+Options (environment variable in brackets; a flag wins, an empty variable counts as unset; a bad
+value, or a host or port it cannot listen on, exits 2 with one line naming it as given):
   --port <n>              port to listen on, default 4000            [BILLING_SIM_PORT]
   --host <h>              host to bind, default 127.0.0.1            [BILLING_SIM_HOST]
   --seed <s>              seed of ids and fault decisions             [BILLING_SIM_SEED]
@@ -41,17 +45,10 @@ Options (environment variable in brackets):
                           delivery step), trace or silent                  [LOG_LEVEL]
   --metrics-public        serve GET /metrics without the API key      [METRICS_PUBLIC=true]
   -h, --help              show this help
+  -v, --version           print the version
   API key: set BILLING_SIM_API_KEY to require "Authorization: Bearer <key>" on /v2, /sim
   and GET /metrics (Prometheus; unless --metrics-public).
 `;
-
-/** `on` → the documented limits, `off` → no refusals, a number → the documented limits per that many ms; null when invalid. */
-function parseRateLimits(text: string): RateLimitSettings | false | null {
-  if (text === 'on') return {};
-  if (text === 'off') return false;
-  const ms = Number(text);
-  return /^\d+$/.test(text) && ms >= 1 && ms <= 3_600_000 ? { window_ms: ms } : null;
-}
 
 export interface CliIo {
   out(line: string): void;
@@ -66,6 +63,7 @@ export async function main(
 ): Promise<{ code: number; running?: RunningBillingSim }> {
   // Its own flags, each checked with a one-line message.
   if (argv[0] === 'population') return { code: await populationMain(argv.slice(1), io, process.stdout) };
+  const usage = (line: string) => (io.err(`tenure-billing-sim: ${line}`), { code: 2 });
   let parsed;
   try {
     parsed = parseArgs({
@@ -87,41 +85,25 @@ export async function main(
         out: { type: 'string', short: 'o' },
         gzip: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
     });
   } catch (err) {
-    io.err(`${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
-    return { code: 2 };
+    return usage(`${err instanceof Error ? err.message : String(err)} (tenure-billing-sim --help lists the options)`);
   }
   const { values, positionals } = parsed;
+  if (values.version) {
+    io.out(VERSION);
+    return { code: 0 };
+  }
   if (values.help) {
     io.out(HELP);
     return { code: 0 };
   }
-  const levelText = values['log-level'] || env['LOG_LEVEL'] || 'info';
-  const level = parseLogLevel(levelText);
-  if (level === undefined) {
-    io.err(`--log-level / LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${levelText}"`);
-    return { code: 2 };
-  }
-  const publicEnv = env['METRICS_PUBLIC']?.toLowerCase() ?? '';
-  if (publicEnv !== '' && !['true', 'false', '1', '0'].includes(publicEnv)) {
-    io.err(`METRICS_PUBLIC must be true or false, got "${env['METRICS_PUBLIC']}"`);
-    return { code: 2 };
-  }
-  const metricsPublic = values['metrics-public'] === true || publicEnv === 'true' || publicEnv === '1';
-  const url = values['webhook-url'] ?? env['BILLING_SIM_WEBHOOK_URL'];
-  const auth = values['webhook-auth'] ?? env['BILLING_SIM_WEBHOOK_AUTH'];
-  const schedule = values['retry-schedule'] ?? env['BILLING_SIM_RETRY_SCHEDULE'];
-  if (schedule !== undefined && schedule !== 'real' && schedule !== 'fast') {
-    io.err('--retry-schedule must be real or fast');
-    return { code: 2 };
-  }
-  const webhook: WebhookConfigInput = {
-    ...(url === undefined ? {} : { url }),
-    ...(auth === undefined ? {} : { authorization: auth }),
-    ...(schedule === undefined ? {} : { retry_schedule: schedule as 'real' | 'fast' }),
-  };
+  const common = readCommonSettings(values, env);
+  if (!common.ok) return usage(common.error);
+  const { level, metricsPublic, retrySchedule, integration } = common.value;
+  const schedule = retrySchedule === undefined ? {} : { retry_schedule: retrySchedule };
   const [command = 'serve', file] = positionals;
   if (command === 'export') {
     const scenario = readScenarioFile(file, 'export', io);
@@ -141,9 +123,10 @@ export async function main(
     const scenario = readScenarioFile(file, 'run', io);
     if (!scenario.ok) return { code: 2 };
     const json = scenario.json;
+    const target = integration === null ? {} : { url: integration.url, authorization: integration.authorization_header ?? null };
     let run;
     try {
-      run = runScenario(json, { webhook: { retry_schedule: 'fast', ...webhook } });
+      run = runScenario(json, { webhook: { retry_schedule: 'fast', ...schedule, ...target } });
     } catch (err) {
       io.err(`invalid scenario ${file}: ${err instanceof Error ? err.message : String(err)}`);
       return { code: 2 };
@@ -158,65 +141,53 @@ export async function main(
     io.err(`unknown command ${command}\n\n${HELP}`);
     return { code: 2 };
   }
-  const port = Number(values.port ?? env['BILLING_SIM_PORT'] ?? 4000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    io.err('--port must be an integer from 0 to 65535');
-    return { code: 2 };
+  const serve = readServeSettings(values, env, Date.now());
+  if (!serve.ok) return usage(serve.error);
+  const s = serve.value;
+  let running: RunningBillingSim;
+  try {
+    running = await startBillingSim({
+      rateLimits: s.rateLimits,
+      projects: s.projects,
+      port: s.port,
+      host: s.host,
+      now: s.now,
+      // serve: the webhook flags are a shortcut for one webhook integration of the default project
+      // (what API v2's POST /integrations/webhooks creates); the retry schedule stays delivery-wide.
+      webhook: schedule,
+      ...(integration === null ? {} : { integrations: [integration] }),
+      apiKey: env['BILLING_SIM_API_KEY'] ?? null,
+      metricsPublic,
+      log: (line) => {
+        if (isLevelEnabled(level, 'warn')) io.err(line);
+      },
+      shutdownTimeoutMs: s.shutdownTimeoutMs,
+      ...(s.seed === undefined ? {} : { seed: s.seed }),
+    });
+  } catch (error) {
+    return { code: reportStartFailure(error, s, io) };
   }
-  const start = values.start ?? env['BILLING_SIM_START'];
-  const now = start === undefined ? Date.now() : Date.parse(start);
-  if (Number.isNaN(now)) {
-    io.err('--start must be an ISO 8601 date-time');
-    return { code: 2 };
-  }
-  const shutdownText = values['shutdown-timeout-ms'] ?? env['BILLING_SIM_SHUTDOWN_TIMEOUT_MS'] ?? '10000';
-  const shutdownTimeoutMs = Number(shutdownText);
-  if (!/^\d+$/.test(shutdownText) || shutdownTimeoutMs > 3_600_000) {
-    io.err(`--shutdown-timeout-ms / BILLING_SIM_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 3600000 (ms), got "${shutdownText}"`);
-    return { code: 2 };
-  }
-  const rateText = values['rate-limits'] ?? env['BILLING_SIM_RATE_LIMITS'] ?? 'on';
-  const rateLimits = parseRateLimits(rateText);
-  if (rateLimits === null) {
-    io.err(`--rate-limits / BILLING_SIM_RATE_LIMITS must be on, off or a window in ms from 1 to 3600000, got "${rateText}"`);
-    return { code: 2 };
-  }
-  const projects = values.project ?? (env['BILLING_SIM_PROJECTS'] ?? '').split(',').filter((p) => p !== '');
-  const bad = projects.find((p) => p.length > 20);
-  if (bad !== undefined) {
-    io.err(`--project ids are 1-20 characters, got "${bad}"`);
-    return { code: 2 };
-  }
-  // serve: the webhook flags are a shortcut for one webhook integration of the default project
-  // (what API v2's POST /integrations/webhooks creates); the retry schedule stays delivery-wide.
-  const integration = url === undefined ? null : createIntegrationBodySchema.safeParse({ name: 'tenure-billing-sim --webhook-url', url, authorization_header: auth ?? null });
-  if (integration !== null && !integration.success) {
-    io.err(`--webhook-url / BILLING_SIM_WEBHOOK_URL must be an http or https URL, got "${url}"`);
-    return { code: 2 };
-  }
-  const seed = values.seed ?? env['BILLING_SIM_SEED'];
-  const running = await startBillingSim({
-    rateLimits,
-    projects,
-    port,
-    host: values.host ?? env['BILLING_SIM_HOST'] ?? '127.0.0.1',
-    now,
-    webhook: schedule === undefined ? {} : { retry_schedule: schedule as 'real' | 'fast' },
-    ...(integration === null ? {} : { integrations: [integration.data] }),
-    apiKey: env['BILLING_SIM_API_KEY'] ?? null,
-    metricsPublic,
-    log: (line) => {
-      if (isLevelEnabled(level, 'warn')) io.err(line);
-    },
-    shutdownTimeoutMs,
-    ...(seed === undefined ? {} : { seed }),
-  });
   const hooks = webhookIntegrationsOf(running.sim.world(), null).map((i) => `${i.url} (integration ${i.id})`);
   if (isLevelEnabled(level, 'debug')) {
     running.sim.outbox.observe((outcome, ms) => io.err(`webhook delivery: ${outcome}${ms === null ? '' : ` (${ms} ms)`}`));
   }
   if (isLevelEnabled(level, 'info')) io.out(`tenure-billing-sim listening on ${running.url} (seed ${running.sim.seed}; webhooks → ${hooks.join(', ') || 'none'})`);
   return { code: 0, running };
+}
+
+/**
+ * Says in one line why serving did not start and returns the exit code: 2 naming the host or port
+ * setting a failed listen blames (as given: flag or variable), else 1 with the error.
+ */
+function reportStartFailure(error: unknown, s: ServeSettings, io: CliIo): number {
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+  const setting = listenErrorSetting(error, s.host);
+  if (setting === null) {
+    io.err(`tenure-billing-sim: ${message}`);
+    return 1;
+  }
+  io.err(`tenure-billing-sim: cannot listen on ${s.names[setting]} ${setting === 'host' ? `"${s.host}"` : s.port}: ${message}`);
+  return 2;
 }
 
 /** Reads and parses a command's scenario file, or says in one line why it cannot (the caller exits 2). */

@@ -3,7 +3,7 @@
  * both services share. Body reading with a limit, strict UTF-8 and JSON checks, the edge's problems
  * and the formatter each service gives them its envelope with, validation issues to fields,
  * constant-time secret comparison, a request-target parser that never throws, `clientError`
- * answers, graceful shutdown, and the static pages both serve from memory. Every export is listed here by hand.
+ * answers, graceful shutdown, the setting a failed listen blames, and the static pages both serve from memory. Every export is listed here by hand.
  */
 
 // --- Bodies ---
@@ -32,6 +32,8 @@ export type { HeaderList } from './server/sendJson.js';
 export { installParserErrorHandlers, rawErrorResponse } from './server/parserErrors.js';
 export { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownServer, onShutdownSignals } from './server/shutdown.js';
 export type { ShutdownOptions, ShutdownReport } from './server/shutdown.js';
+export { listenErrorSetting } from './server/listenError.js';
+export type { ListenSetting } from './server/listenError.js';
 
 // --- Pages ---
 export { PAGE_CSP, createStaticPage, trailingSlashLocation } from './static/staticPage.js';

@@ -1,9 +1,10 @@
 /**
  * A real CLI of the repository in a child process, run from its TypeScript source with tsx (the
  * `@tenure/source` condition resolves workspace packages to their source, as in the vitest
- * projects). Killing it with SIGKILL is a real crash: nothing of the process survives but its files.
- * The environment is built from scratch (PATH, HOME, TMPDIR plus the caller's), so a DATABASE_URL or
- * SMTP_URL of the developer's shell cannot leak in.
+ * projects): one that serves until stopped (`startCliProcess`), or one run to its end
+ * (`runCliProcess`). Killing it with SIGKILL is a real crash: nothing of the process survives but its
+ * files. The environment is built from scratch (PATH, HOME, TMPDIR plus the caller's), so a
+ * DATABASE_URL or SMTP_URL of the developer's shell cannot leak in.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,48 @@ export interface CliProcess {
 
 const children = new Set<ChildProcess>();
 
+/** Spawns the CLI from source in the repository's root, with PATH, HOME, TMPDIR and `env` only. */
+function spawnCli(cli: string, args: readonly string[], env: Record<string, string>): ChildProcess {
+  const base: Record<string, string> = {};
+  for (const key of ['PATH', 'HOME', 'TMPDIR']) if (process.env[key] !== undefined) base[key] = process.env[key]!;
+  return spawn(process.execPath, ['--conditions=@tenure/source', '--import', 'tsx', cli, ...args], {
+    cwd: repoRoot,
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** What a CLI process run to its end left. */
+export interface CliRun {
+  /** The exit code; null when it was killed (at the time limit). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Given a CLI entry, its arguments and extra environment variables, runs it to its end and resolves
+ * with its exit code and output; SIGKILLs it after `timeoutMs` (90 s by default), so a process that
+ * serves instead of exiting ends the test with code null. Not pure: spawns a process.
+ *
+ * @example
+ * const { code, stderr } = await runCliProcess({ cli, args: ['serve'], env: { PORT: 'abc' } });
+ */
+export function runCliProcess(options: { cli: string; args: readonly string[]; env?: Record<string, string>; timeoutMs?: number }): Promise<CliRun> {
+  const child = spawnCli(options.cli, options.args, options.env ?? {});
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+  child.stderr!.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
 /** SIGKILLs every process `startCliProcess` started that still runs; resolves once they are gone. */
 export async function killCliProcesses(): Promise<void> {
   await Promise.all(
@@ -67,13 +110,7 @@ export async function killCliProcesses(): Promise<void> {
  */
 export async function startCliProcess(options: CliProcessOptions): Promise<CliProcess> {
   const { cli, args, env = {}, readyUrl, onLine, name, startTimeoutMs = 20_000 } = options;
-  const base: Record<string, string> = {};
-  for (const key of ['PATH', 'HOME', 'TMPDIR']) if (process.env[key] !== undefined) base[key] = process.env[key]!;
-  const child = spawn(process.execPath, ['--conditions=@tenure/source', '--import', 'tsx', cli, ...args], {
-    cwd: repoRoot,
-    env: { ...base, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnCli(cli, args, env);
   children.add(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => {

@@ -8,6 +8,6 @@ export { FIXTURE_NAMES, fixture, loadFixture, webhookFixtures, type WebhookBody 
 export { startSmtpReceiver, type ReceivedMail } from './receivers/smtpReceiver.js';
 export { startChatReceiver, type ChatPost } from './receivers/chatReceiver.js';
 export { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './receivers/webhookReceiver.js';
-export { killCliProcesses, startCliProcess, type CliProcess, type CliProcessOptions } from './cliProcess.js';
+export { killCliProcesses, runCliProcess, startCliProcess, type CliProcess, type CliProcessOptions, type CliRun } from './cliProcess.js';
 export { parsePrometheusText, sampleValue, type PromFamily, type PromSample } from './prometheusText.js';
 export { externalReferences, pageAssetPaths } from './servedPage.js';

@@ -26,7 +26,9 @@ export const SERVE_HELP = `Usage: tenure serve [options]
 Run the retention service: POST /webhook receives the billing service's (RevenueCat's) webhooks,
 /api/* serves scores, recommendations, at-risk lists and dispatch, GET /health, /openapi.json and
 /metrics (Prometheus).
-Every option can be given as a flag or as an environment variable; a flag wins.
+Every option can be given as a flag or as an environment variable; a flag wins. A bad value stops the
+start with exit code 2 and one line naming it as given (e.g. PORT (--port) for the variable); so does
+a host or port it cannot listen on (a host name that does not resolve, an address in use).
 
 Options (flag | environment variable | default):
   --port <n>                    PORT                       3000

@@ -1,4 +1,5 @@
 /** The `tenure` command: parse, then start the service (or print help/version). */
+import { listenErrorSetting } from '@tenure/http-edge';
 import type { DestinationStream } from 'pino';
 import { clockFromSpec } from '../clock/clock.js';
 import { createLogger } from '../log/logger.js';
@@ -35,9 +36,10 @@ const describeClock = (c: ServeConfig['clock']) => (c.kind === 'fixed' ? new Dat
 /**
  * Given the arguments (without node and script), the environment and the io, runs the command:
  * `serve` resolves once the service listens; `replay`, `export`, `import` and `backfill` once done;
- * `--help`/`--version` print and resolve with code 0; bad input (a flag, or any problem of the
- * configuration file, each listed) prints the error and resolves with code 2; a store that cannot be opened (or a port that cannot be bound) prints one line and
- * resolves with code 1.
+ * `--help`/`--version` print and resolve with code 0; bad input (a flag or variable, named as given,
+ * in one line; a host or port it cannot listen on, likewise; or any problem of the configuration
+ * file, each listed) prints the error and resolves with code 2; a store that cannot be opened prints
+ * one line and resolves with code 1.
  *
  * @example
  * const { code, running } = await runCli(process.argv.slice(2), process.env, { stdout: console.log, stderr: console.error });
@@ -52,7 +54,7 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
   if (command !== 'serve') return io.stderr(`Unknown command "${command}".\n\n${MAIN_HELP}`), { code: 2 };
 
   const parsed = parseServeArgs(rest, env);
-  if (!parsed.ok) return io.stderr(`tenure serve: ${parsed.error}\nSee: tenure serve --help\n`), { code: 2 };
+  if (!parsed.ok) return io.stderr(`tenure serve: ${parsed.error}\n`), { code: 2 };
   if (parsed.help) return io.stdout(SERVE_HELP), { code: 0 };
   const c = parsed.config;
   const settings = await loadServeSettings(c); // a bad configuration file: every problem listed, nothing started
@@ -98,6 +100,12 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
     });
     return { code: 0, running };
   } catch (error) {
+    // A host or port it cannot listen on is a bad setting: named as given (flag or variable), exit 2.
+    const setting = listenErrorSetting(error, c.host);
+    if (setting !== null) {
+      const value = setting === 'host' ? `"${c.host}"` : String(c.port);
+      return io.stderr(`tenure serve: cannot listen on ${parsed.names[setting]} ${value}: ${errorLine(error)}\n`), { code: 2 };
+    }
     io.stderr(`tenure serve: ${errorLine(error)}\n`);
     return { code: 1 };
   }

@@ -124,6 +124,36 @@ describe('parseServeArgs', () => {
     expect(error(argv, env)).toMatch(message);
   });
 
+  // Every option whose value can be bad: [flag, variable, a bad value, the rule the error states].
+  it.each([
+    ['port', 'PORT', 'abc', 'a port number from 0 to 65535'],
+    ['clock', 'TENURE_CLOCK', 'tomorrow', '"wall", "event" or an ISO time'],
+    ['alert-rate', 'ALERT_RATE_PER_SECOND', '-1', 'a number >= 0'],
+    ['alert-cooldown-hours', 'ALERT_COOLDOWN_HOURS', 'a day', 'a number >= 0'],
+    ['log-level', 'LOG_LEVEL', 'loud', 'one of fatal, error, warn, info, debug, trace, silent'],
+    ['shutdown-timeout-ms', 'TENURE_SHUTDOWN_TIMEOUT_MS', '1.5', 'an integer from 0 to 3600000 (ms)'],
+  ])('names where a bad --%s / %s came from first: the variable, else the flag', (flag, variable, value, rule) => {
+    expect(error([], { [variable]: value })).toBe(`${variable} (--${flag}) must be ${rule}, got "${value}"`);
+    expect(error([`--${flag}=${value}`], { [variable]: 'ignored' })).toBe(`--${flag} (${variable}) must be ${rule}, got "${value}"`);
+  });
+
+  it.each([
+    [{ SMTP_URL: 'smtp://mail:notaport', ALERT_EMAIL_FROM: 'a', ALERT_EMAIL_TO: 'b' }, 'SMTP_URL (--smtp-url) must be a URL that starts with smtp:// or smtps:// and names a host'],
+    [{ SMTP_URL: 'smtp://', ALERT_EMAIL_FROM: 'a', ALERT_EMAIL_TO: 'b' }, 'SMTP_URL (--smtp-url) must be a URL that starts with smtp:// or smtps:// and names a host'],
+    [{ SMTP_URL: 'smtp://mail' }, 'SMTP_URL (--smtp-url) is set: also set --alert-email-from (ALERT_EMAIL_FROM) and --alert-email-to (ALERT_EMAIL_TO)'],
+    [{ ALERT_EMAIL_TO: 'b@x.io' }, 'ALERT_EMAIL_TO (--alert-email-to) needs --smtp-url (SMTP_URL)'],
+    [{ SLACK_WEBHOOK_URL: 'https://' }, 'SLACK_WEBHOOK_URL (--slack-webhook-url) must be an http(s) URL'],
+    [{ TENURE_AUTO_DISPATCH: 'maybe' }, 'TENURE_AUTO_DISPATCH (--no-auto-dispatch) must be true or false, got "maybe"'],
+    [{ METRICS_PUBLIC: 'yes' }, 'METRICS_PUBLIC (--metrics-public) must be true or false, got "yes"'],
+  ])('rejects %j in one line naming the variable (a URL, which may hold a secret, is not repeated)', (env, message) => {
+    expect(error([], env)).toBe(message);
+  });
+
+  it('names the host and port settings for a listen that fails later, as given', () => {
+    const parsed = parseServeArgs(['--port', '0'], { HOST: 'not-a-host' });
+    expect(parsed).toMatchObject({ ok: true, names: { port: '--port (PORT)', host: 'HOST (--host)' } });
+  });
+
   it('recognises --help and -h', () => {
     expect(parseServeArgs(['--help'], {})).toEqual({ ok: true, help: true });
     expect(parseServeArgs(['-h'], {})).toEqual({ ok: true, help: true });

@@ -30,7 +30,13 @@ export interface ServeConfig {
   shutdownTimeoutMs: number;
 }
 
-export type ServeArgs = { ok: true; help: true } | { ok: true; help: false; config: ServeConfig } | { ok: false; error: string };
+/** How an error names the settings checked only once the service starts: a host or port it cannot listen on. */
+export interface ServeSettingNames {
+  port: string;
+  host: string;
+}
+
+export type ServeArgs = { ok: true; help: true } | { ok: true; help: false; config: ServeConfig; names: ServeSettingNames } | { ok: false; error: string };
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -56,13 +62,35 @@ const OPTIONS = {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** An empty string counts as unset (e.g. `BILLING_WEBHOOK_AUTH_KEY=` in a .env file). */
-const pick = (flag: string | undefined, env: string | undefined): string | undefined =>
-  flag !== undefined && flag !== '' ? flag : env !== undefined && env !== '' ? env : undefined;
+/**
+ * A setting's text and its name in an error, the source first: `PORT (--port)` when the value came
+ * from the environment, else `--port (PORT)`. An empty string counts as unset (e.g.
+ * `BILLING_WEBHOOK_AUTH_KEY=` in a .env file).
+ */
+interface Setting {
+  text: string | undefined;
+  name: string;
+}
+
+const settingOf = (flag: string, flagText: string | undefined, variable: string, envText: string | undefined): Setting =>
+  flagText === undefined || flagText === ''
+    ? envText === undefined || envText === ''
+      ? { text: undefined, name: `--${flag} (${variable})` }
+      : { text: envText, name: `${variable} (--${flag})` }
+    : { text: flagText, name: `--${flag} (${variable})` };
+
+/** An http(s) (or smtp(s)) URL with a host; the value is a secret, so errors do not repeat it. */
+const isUrlWith = (text: string, protocols: readonly string[]): boolean => {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  return url !== undefined && protocols.includes(url.protocol) && url.hostname !== '';
+};
 
 /**
- * Given the arguments after `serve` and the environment, returns the validated config, a help
- * request, or the first error (naming the flag and its variable). Pure.
+ * Given the arguments after `serve` and the environment, returns the validated config (with the
+ * names of its host and port settings, for a listen that fails later), a help request, or the first
+ * error in one line: the setting's source first (`PORT (--port) must be …` for a variable,
+ * `--port (PORT) must be …` for a flag), then the rule and the value given (never a URL's, which
+ * may hold a secret). Pure.
  *
  * @example
  * parseServeArgs(['--port', '8080'], process.env); // { ok: true, help: false, config: { port: 8080, ... } }
@@ -72,72 +100,78 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: `${error instanceof Error ? error.message : String(error)} (tenure serve --help lists the options)` };
   }
   if (values.help === true) return { ok: true, help: true };
   const fail = (error: string): ServeArgs => ({ ok: false, error });
+  const read = (flag: keyof typeof OPTIONS, variable: string): Setting => settingOf(flag, values[flag] as string | undefined, variable, env[variable]);
+  const bad = (s: Setting, rule: string, shown = `, got "${s.text}"`) => fail(`${s.name} must be ${rule}${shown}`);
 
-  const portText = pick(values.port, env['PORT']) ?? '3000';
+  const portSetting = read('port', 'PORT');
+  const portText = portSetting.text ?? '3000';
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) return fail(`--port / PORT must be a port number (0-65535), got "${portText}"`);
+  if (!/^\d+$/.test(portText) || port > 65535) return bad(portSetting, 'a port number from 0 to 65535');
+  const hostSetting = read('host', 'HOST');
 
-  const clockText = pick(values.clock, env['TENURE_CLOCK']) ?? 'wall';
-  const clock = parseClockSpec(clockText);
-  if (clock === undefined) return fail(`--clock / TENURE_CLOCK must be "wall", "event" or an ISO time, got "${clockText}"`);
+  const clockSetting = read('clock', 'TENURE_CLOCK');
+  const clock = parseClockSpec(clockSetting.text ?? 'wall');
+  if (clock === undefined) return bad(clockSetting, '"wall", "event" or an ISO time');
 
-  const smtpUrl = pick(values['smtp-url'], env['SMTP_URL']);
-  const from = pick(values['alert-email-from'], env['ALERT_EMAIL_FROM']);
-  const to = pick(values['alert-email-to'], env['ALERT_EMAIL_TO']);
-  if (smtpUrl !== undefined && (from === undefined || to === undefined)) {
-    return fail('SMTP_URL is set: also set ALERT_EMAIL_FROM and ALERT_EMAIL_TO (or --alert-email-from/--alert-email-to)');
+  const smtp = read('smtp-url', 'SMTP_URL');
+  const from = read('alert-email-from', 'ALERT_EMAIL_FROM');
+  const to = read('alert-email-to', 'ALERT_EMAIL_TO');
+  if (smtp.text !== undefined && (from.text === undefined || to.text === undefined)) {
+    return fail(`${smtp.name} is set: also set --alert-email-from (ALERT_EMAIL_FROM) and --alert-email-to (ALERT_EMAIL_TO)`);
   }
-  if (smtpUrl === undefined && (from !== undefined || to !== undefined)) return fail('ALERT_EMAIL_FROM/ALERT_EMAIL_TO need SMTP_URL');
-  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) return fail('--smtp-url / SMTP_URL must start with smtp:// or smtps://');
-  const slack = pick(values['slack-webhook-url'], env['SLACK_WEBHOOK_URL']);
-  if (slack !== undefined && !/^https?:\/\//.test(slack)) return fail('--slack-webhook-url / SLACK_WEBHOOK_URL must be an http(s) URL');
+  const address = from.text === undefined ? to : from;
+  if (smtp.text === undefined && address.text !== undefined) return fail(`${address.name} needs --smtp-url (SMTP_URL)`);
+  if (smtp.text !== undefined && !isUrlWith(smtp.text, ['smtp:', 'smtps:'])) return bad(smtp, 'a URL that starts with smtp:// or smtps:// and names a host', '');
+  const slack = read('slack-webhook-url', 'SLACK_WEBHOOK_URL');
+  if (slack.text !== undefined && !isUrlWith(slack.text, ['http:', 'https:'])) return bad(slack, 'an http(s) URL', '');
 
-  const rateText = pick(values['alert-rate'], env['ALERT_RATE_PER_SECOND']) ?? '1';
-  const ratePerSecond = Number(rateText);
-  if (!Number.isFinite(ratePerSecond) || ratePerSecond < 0) return fail(`--alert-rate / ALERT_RATE_PER_SECOND must be a number >= 0, got "${rateText}"`);
-  const cooldownText = pick(values['alert-cooldown-hours'], env['ALERT_COOLDOWN_HOURS']);
-  const cooldownHours = cooldownText === undefined ? undefined : Number(cooldownText);
-  if (cooldownHours !== undefined && (!Number.isFinite(cooldownHours) || cooldownHours < 0)) {
-    return fail(`--alert-cooldown-hours / ALERT_COOLDOWN_HOURS must be a number >= 0, got "${cooldownText}"`);
-  }
+  const rate = read('alert-rate', 'ALERT_RATE_PER_SECOND');
+  const ratePerSecond = Number(rate.text ?? '1');
+  if (!Number.isFinite(ratePerSecond) || ratePerSecond < 0) return bad(rate, 'a number >= 0');
+  const cooldown = read('alert-cooldown-hours', 'ALERT_COOLDOWN_HOURS');
+  const cooldownHours = cooldown.text === undefined ? undefined : Number(cooldown.text);
+  if (cooldownHours !== undefined && (!Number.isFinite(cooldownHours) || cooldownHours < 0)) return bad(cooldown, 'a number >= 0');
 
-  const autoEnv = env['TENURE_AUTO_DISPATCH']?.toLowerCase();
-  if (autoEnv !== undefined && autoEnv !== '' && !['true', 'false', '1', '0'].includes(autoEnv)) return fail('TENURE_AUTO_DISPATCH must be true or false');
+  const auto = settingOf('no-auto-dispatch', undefined, 'TENURE_AUTO_DISPATCH', env['TENURE_AUTO_DISPATCH']);
+  const autoEnv = auto.text?.toLowerCase();
+  if (autoEnv !== undefined && !['true', 'false', '1', '0'].includes(autoEnv)) return bad(auto, 'true or false');
   const autoDispatch = values['no-auto-dispatch'] !== true && autoEnv !== 'false' && autoEnv !== '0';
 
-  const logLevel = pick(values['log-level'], env['LOG_LEVEL']) ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) return fail(`--log-level / LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const level = read('log-level', 'LOG_LEVEL');
+  const logLevel = level.text ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) return bad(level, `one of ${LOG_LEVELS.join(', ')}`);
 
-  const publicEnv = env['METRICS_PUBLIC']?.toLowerCase();
-  if (publicEnv !== undefined && publicEnv !== '' && !['true', 'false', '1', '0'].includes(publicEnv)) return fail('METRICS_PUBLIC must be true or false');
+  const metrics = settingOf('metrics-public', undefined, 'METRICS_PUBLIC', env['METRICS_PUBLIC']);
+  const publicEnv = metrics.text?.toLowerCase();
+  if (publicEnv !== undefined && !['true', 'false', '1', '0'].includes(publicEnv)) return bad(metrics, 'true or false');
   const metricsPublic = values['metrics-public'] === true || publicEnv === 'true' || publicEnv === '1';
 
-  const shutdownText = pick(values['shutdown-timeout-ms'], env['TENURE_SHUTDOWN_TIMEOUT_MS']) ?? '10000';
+  const shutdown = read('shutdown-timeout-ms', 'TENURE_SHUTDOWN_TIMEOUT_MS');
+  const shutdownText = shutdown.text ?? '10000';
   const shutdownTimeoutMs = Number(shutdownText);
-  if (!/^\d+$/.test(shutdownText) || shutdownTimeoutMs > 3_600_000) {
-    return fail(`--shutdown-timeout-ms / TENURE_SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 3600000 (ms), got "${shutdownText}"`);
-  }
+  if (!/^\d+$/.test(shutdownText) || shutdownTimeoutMs > 3_600_000) return bad(shutdown, 'an integer from 0 to 3600000 (ms)');
 
   return {
     ok: true,
     help: false,
+    names: { port: portSetting.name, host: hostSetting.name },
     config: {
       port,
-      host: pick(values.host, env['HOST']) ?? '127.0.0.1',
-      webhookAuthKey: pick(values['webhook-auth-key'], env['BILLING_WEBHOOK_AUTH_KEY']),
-      apiKey: pick(values['api-key'], env['TENURE_API_KEY']),
-      serviceName: pick(values['service-name'], env['SERVICE_NAME']) ?? 'tenure',
-      store: pick(values.store, env['DATABASE_URL']) ?? DEFAULT_STORE_SPEC,
+      host: hostSetting.text ?? '127.0.0.1',
+      webhookAuthKey: read('webhook-auth-key', 'BILLING_WEBHOOK_AUTH_KEY').text,
+      apiKey: read('api-key', 'TENURE_API_KEY').text,
+      serviceName: read('service-name', 'SERVICE_NAME').text ?? 'tenure',
+      store: read('store', 'DATABASE_URL').text ?? DEFAULT_STORE_SPEC,
       clock,
-      smtp: smtpUrl === undefined || from === undefined || to === undefined ? undefined : { url: smtpUrl, from, to },
-      slackWebhookUrl: slack,
+      smtp: smtp.text === undefined || from.text === undefined || to.text === undefined ? undefined : { url: smtp.text, from: from.text, to: to.text },
+      slackWebhookUrl: slack.text,
       ratePerSecond,
       cooldownMs: cooldownHours === undefined ? undefined : Math.round(cooldownHours * 3_600_000),
-      configFile: pick(values.config, env['TENURE_CONFIG']),
+      configFile: read('config', 'TENURE_CONFIG').text,
       autoDispatch,
       logLevel,
       metricsPublic,
