@@ -6,6 +6,7 @@ import { runExportCommand } from './export/runExportCommand.js';
 import { populationMain } from './population/populationMain.js';
 import { runScenario } from './scenario/runScenario.js';
 import { webhookIntegrationsOf } from './sim/integrations.js';
+import { appsOf, publicKeyOf } from './api/apps.js';
 import { isLevelEnabled } from './cliLog.js';
 import { readCommonSettings, readServeSettings, type ServeSettings } from './cliSettings.js';
 import { VERSION } from './cliVersion.js';
@@ -33,6 +34,9 @@ value, or a host or port it cannot listen on, exits 2 with one line naming it as
   --host <h>              host to bind, default 127.0.0.1            [BILLING_SIM_HOST]
   --seed <s>              seed of ids and fault decisions             [BILLING_SIM_SEED]
   --start <iso>           start of the virtual clock, default now     [BILLING_SIM_START]
+  --follow-wall-clock     the virtual clock follows the wall clock (renewals in real time,
+                          as the SDKs on a device expect; advancing still jumps ahead)
+                                                                      [BILLING_SIM_FOLLOW_WALL_CLOCK=true]
   --webhook-url <url>     where webhooks are POSTed: creates one webhook [BILLING_SIM_WEBHOOK_URL]
                           integration of the default project (serve)
   --webhook-auth <value>  its Authorization value, sent verbatim      [BILLING_SIM_WEBHOOK_AUTH]
@@ -47,7 +51,9 @@ value, or a host or port it cannot listen on, exits 2 with one line naming it as
   -h, --help              show this help
   -v, --version           print the version
   API key: set BILLING_SIM_API_KEY to require "Authorization: Bearer <key>" on /v2, /sim
-  and GET /metrics (Prometheus; unless --metrics-public).
+  and GET /metrics (Prometheus; unless --metrics-public); API v1 then takes that secret key and
+  the projects' public keys (serve prints the default project's Test Store key; unset, API v1
+  takes any key: public prefixes as an app's, others as the secret one).
 `;
 
 export interface CliIo {
@@ -81,6 +87,7 @@ export async function main(
         'rate-limits': { type: 'string' },
         'log-level': { type: 'string' },
         'metrics-public': { type: 'boolean' },
+        'follow-wall-clock': { type: 'boolean' },
         project: { type: 'string', multiple: true },
         out: { type: 'string', short: 'o' },
         gzip: { type: 'boolean' },
@@ -152,6 +159,7 @@ export async function main(
       port: s.port,
       host: s.host,
       now: s.now,
+      followWallClock: s.followWallClock,
       // serve: the webhook flags are a shortcut for one webhook integration of the default project
       // (what API v2's POST /integrations/webhooks creates); the retry schedule stays delivery-wide.
       webhook: schedule,
@@ -171,8 +179,17 @@ export async function main(
   if (isLevelEnabled(level, 'debug')) {
     running.sim.outbox.observe((outcome, ms) => io.err(`webhook delivery: ${outcome}${ms === null ? '' : ` (${ms} ms)`}`));
   }
-  if (isLevelEnabled(level, 'info')) io.out(`tenure-billing-sim listening on ${running.url} (seed ${running.sim.seed}; webhooks → ${hooks.join(', ') || 'none'})`);
+  if (isLevelEnabled(level, 'info')) {
+    io.out(`tenure-billing-sim listening on ${running.url} (seed ${running.sim.seed}; webhooks → ${hooks.join(', ') || 'none'})`);
+    io.out(`  the SDKs: proxyURL ${running.url}, Test Store API key ${testStoreKeyOf(running)}`);
+  }
   return { code: 0, running };
+}
+
+/** The default project's Test Store public key (what an app configures the SDK with). */
+function testStoreKeyOf(running: RunningBillingSim): string {
+  const app = appsOf(running.sim.settings).find((a) => a.store === 'TEST_STORE');
+  return app === undefined ? 'none' : publicKeyOf(running.sim.settings.default_project_id, app);
 }
 
 /**

@@ -25,6 +25,7 @@ const VARIABLES = {
   project: 'BILLING_SIM_PROJECTS',
   'log-level': 'LOG_LEVEL',
   'metrics-public': 'METRICS_PUBLIC',
+  'follow-wall-clock': 'BILLING_SIM_FOLLOW_WALL_CLOCK',
 } as const satisfies Record<string, string>;
 type Flag = keyof typeof VARIABLES;
 
@@ -104,6 +105,8 @@ export interface ServeSettings {
   shutdownTimeoutMs: number;
   rateLimits: RateLimitSettings | false;
   projects: string[];
+  /** The virtual clock follows the wall clock (`--follow-wall-clock`). */
+  followWallClock: boolean;
 }
 
 /** `on` → the documented limits, `off` → no refusals, a number → the documented limits per that many ms; null when invalid. */
@@ -143,9 +146,13 @@ export function readServeSettings(values: FlagValues, env: Env, wallNow: number)
     const name = fromFlag ? '--project (BILLING_SIM_PROJECTS)' : 'BILLING_SIM_PROJECTS (--project)';
     return bad({ name, text: badProject }, `a project id of 1-${MAX_PROJECT_ID_LENGTH} characters`);
   }
+  const follow = settingOf('follow-wall-clock', values, env);
+  const followText = follow.text?.toLowerCase();
+  if (followText !== undefined && !['true', 'false', '1', '0'].includes(followText)) return bad(follow, 'true or false');
   return {
     ok: true,
     value: {
+      followWallClock: values['follow-wall-clock'] === true || followText === 'true' || followText === '1',
       port: portNumber,
       host: host.text ?? '127.0.0.1',
       names: { port: port.name, host: host.name },

@@ -37,6 +37,10 @@ describe('tenure-billing-sim with a bad setting', () => {
     expect(await fails([...port, `--${flag}=${value}`], { [variable]: 'ignored' })).toBe(`tenure-billing-sim: --${flag} (${variable}) must be ${rule}, got "${value}"`);
   });
 
+  it('names BILLING_SIM_FOLLOW_WALL_CLOCK, a variable of a boolean flag', async () => {
+    expect(await fails(['--port', '0'], { BILLING_SIM_FOLLOW_WALL_CLOCK: 'yes' })).toBe('tenure-billing-sim: BILLING_SIM_FOLLOW_WALL_CLOCK (--follow-wall-clock) must be true or false, got "yes"');
+  });
+
   it('names METRICS_PUBLIC, and says how long a too long --webhook-auth is without repeating it', async () => {
     expect(await fails(['--port', '0'], { METRICS_PUBLIC: 'yes' })).toBe('tenure-billing-sim: METRICS_PUBLIC (--metrics-public) must be true or false, got "yes"');
     const auth = 'a'.repeat(5001);
