@@ -1,0 +1,15 @@
+/**
+ * The v1 bench's target: the billing simulator served by `startBillingSim` (its node:http server, in
+ * development mode: no API key), holding the world of `v1World.ts` (BENCH_V1_CUSTOMERS customers,
+ * default 10,000) built before the first request is answered.
+ * Run by src/v1.ts: `node --import tsx simV1Target.ts` with PORT set.
+ */
+import { startBillingSim } from '@tenure/billing-sim';
+import { buildV1World, V1_PRODUCTS } from './v1World.js';
+
+const running = await startBillingSim({ port: Number(process.env['PORT']), host: '127.0.0.1', seed: 'bench', log: () => undefined, products: V1_PRODUCTS });
+// Synchronous, right after `listen`: no request (the bench's readiness probe included) is answered
+// before the world is built.
+buildV1World(running.sim, Number(process.env['BENCH_V1_CUSTOMERS'] ?? 10_000));
+// A graceful exit on SIGTERM, so `--cpu-prof` (BENCH_V1_PROFILE) writes its profile.
+process.on('SIGTERM', () => void running.stop().then(() => process.exit(0)));
