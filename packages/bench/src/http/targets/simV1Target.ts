@@ -2,10 +2,13 @@
  * The v1 bench's target: the billing simulator served by `startBillingSim` (its node:http server, in
  * development mode: no API key), holding the world of `v1World.ts` (BENCH_V1_CUSTOMERS customers,
  * default 10,000) built before the first request is answered.
- * Run by src/v1.ts: `node --import tsx simV1Target.ts` with PORT set.
+ * Run by src/v1.ts: `node --import tsx simV1Target.ts` with PORT set. BENCH_V1_SIM: another copy of
+ * billing-sim's `src/index.ts` to serve instead (e.g. a `git archive` of an older commit, inside the
+ * repository so it resolves the workspace's packages), for before/after comparisons.
  */
-import { startBillingSim } from '@tenure/billing-sim';
 import { buildV1World, V1_PRODUCTS } from './v1World.js';
+
+const { startBillingSim } = (await import(process.env['BENCH_V1_SIM'] ?? '@tenure/billing-sim')) as typeof import('@tenure/billing-sim');
 
 const running = await startBillingSim({ port: Number(process.env['PORT']), host: '127.0.0.1', seed: 'bench', log: () => undefined, products: V1_PRODUCTS });
 // Synchronous, right after `listen`: no request (the bench's readiness probe included) is answered
