@@ -84,7 +84,8 @@ async function medianBody(url: string): Promise<string> {
 export async function runV1Bench(): Promise<void> {
   console.log(
     `\nv1 (GET /v1/subscribers/{id}): ${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ids round robin; ` +
-      `${WARMUP_SECONDS}s warm-up each, then ${ROUNDS} alternated rounds of ${SECONDS}s per target`,
+      `${WARMUP_SECONDS}s warm-up each, then ${ROUNDS} alternated rounds of ${SECONDS}s per target` +
+      (process.env['BENCH_V1_FOLLOW_WALL_CLOCK'] === '1' ? '; the virtual clock following the wall clock' : ''),
   );
   const fromSource = process.env['BENCH_FROM_SOURCE'] === '1' ? ['--conditions=@tenure/source'] : [];
   const profile = process.env['BENCH_V1_PROFILE'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_V1_PROFILE']}`];

@@ -10,7 +10,9 @@ import { buildV1World, V1_PRODUCTS } from './v1World.js';
 
 const { startBillingSim } = (await import(process.env['BENCH_V1_SIM'] ?? '@tenure/billing-sim')) as typeof import('@tenure/billing-sim');
 
-const running = await startBillingSim({ port: Number(process.env['PORT']), host: '127.0.0.1', seed: 'bench', log: () => undefined, products: V1_PRODUCTS });
+// BENCH_V1_FOLLOW_WALL_CLOCK=1: as `npm start` serves it, the virtual clock at the wall clock's now and following it.
+const follow = process.env['BENCH_V1_FOLLOW_WALL_CLOCK'] === '1' ? { followWallClock: true, now: Date.now() } : {};
+const running = await startBillingSim({ port: Number(process.env['PORT']), host: '127.0.0.1', seed: 'bench', log: () => undefined, products: V1_PRODUCTS, ...follow });
 // Synchronous, right after `listen`: no request (the bench's readiness probe included) is answered
 // before the world is built.
 buildV1World(running.sim, Number(process.env['BENCH_V1_CUSTOMERS'] ?? 10_000));
