@@ -8,7 +8,9 @@
  * customers over 12 months with the billing simulator's population generator; `backtest` backtests 1 M
  * generated customers over 12 weekly cutoffs beside the plain fold of the same history
  * (BENCH_BACKTEST_CUSTOMERS); `tune` tunes on 100 k generated customers and compares the default and
- * tuned configs on the holdout (BENCH_TUNE_CUSTOMERS).
+ * tuned configs on the holdout (BENCH_TUNE_CUSTOMERS); `v1` loads the billing simulator's
+ * `GET /v1/subscribers/{id}` over 10,000 customers beside a bare node:http server answering one stored
+ * customer info body.
  */
 import { runBundleBench } from './bundleSize.js';
 import { runBacktestBench } from './evaluation/backtestBench.js';
@@ -20,6 +22,7 @@ import { runPopulationBench } from './population.js';
 import { runServerBench } from './server.js';
 import { runSimBench } from './sim.js';
 import { runStorageBench, STORAGE_BENCHES, type StorageBench } from './storage.js';
+import { runV1Bench } from './v1.js';
 
 const selected = new Set(process.argv.slice(2));
 const wants = (name: string) => selected.size === 0 || selected.has(name);
@@ -35,3 +38,4 @@ if (wants('rescore')) await runRescoreBench();
 if (wants('population')) await runPopulationBench();
 if (wants('backtest')) await runBacktestBench();
 if (wants('tune')) await runTuneBench();
+if (wants('v1')) await runV1Bench();

@@ -7,9 +7,9 @@
  * unpinned. Bars: tenure serve (memory) ≥ 0.7 × bare node:http (issue #3); SQLite ≥ 0.5 × memory and
  * two PostgreSQL replicas ≥ 3 000 events/s together (issue #8).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { machineCpuPercent, machineJiffies } from './http/machineCpu.js';
 import { runTarget, type RunningTarget } from './http/runTarget.js';
 import { startServe } from './http/serveTarget.js';
 import { bodySource, postWebhooks } from './http/webhookLoad.js';
@@ -42,15 +42,6 @@ export interface HttpResult {
 }
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-
-/** Busy and total jiffies of every core together, from /proc/stat. */
-function machineJiffies(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.reduce((a, b) => a + b, 0);
-  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
-  return { busy: total - idle, total };
-}
-const CORES = readFileSync('/proc/cpuinfo', 'utf8').split('\n').filter((l) => l.startsWith('processor')).length;
 
 function targets(postgresUrl: string | undefined): Target[] {
   const tsx = ['--import', 'tsx'];
@@ -95,7 +86,7 @@ async function measureTarget(target: Target, bodies: readonly string[]): Promise
       p50: result.latency.p50,
       p99: result.latency.p99,
       cpuMicrosPerRequest: result.completed > 0 ? cpu / result.completed : NaN,
-      machineCpu: ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * CORES * 100,
+      machineCpu: machineCpuPercent(machineBefore, machineAfter),
       failed: result.non2xx + result.errors,
     };
   } finally {

@@ -8,7 +8,7 @@ import type { BillingSimulator } from '../sim/createSimulator.js';
 import { errorResponse, json, type SimRequest, type SimResponse } from './httpTypes.js';
 import { buildOpenApi } from './openapi.js';
 import { createRateLimiter, type RateLimitSettings } from './rateLimit/rateLimits.js';
-import { compilePattern, type Route } from './route.js';
+import { compilePattern, createRouteFinder, type Route } from './route.js';
 import { simRoutes } from './simRoutes.js';
 import { simApiRoutes, v2Routes } from './v2Routes.js';
 import { v1Routes } from './v1Routes.js';
@@ -45,10 +45,7 @@ export type SimRequestHandler = ((req: SimRequest) => SimResponse) & { readonly 
 export const ROUTES: readonly Route[] = [...v2Routes, ...simRoutes, ...simApiRoutes];
 const COMPILED = ROUTES.map((route) => ({ route, match: compilePattern(route.pattern) }));
 /** Every route by its pattern, API v1's too: what the request metrics are labelled with. */
-const LABELLED: readonly { route: Pick<Route, 'method' | 'pattern' | 'domain'>; match: ReturnType<typeof compilePattern> }[] = [
-  ...COMPILED,
-  ...v1Routes.map((route) => ({ route, match: compilePattern(route.pattern) })),
-];
+const labelOf = createRouteFinder<Pick<Route, 'method' | 'pattern' | 'domain'>>([...ROUTES, ...v1Routes]);
 
 /**
  * Given a simulator and options, returns the function that answers one request. Library code: it
@@ -116,7 +113,7 @@ export function createRequestHandler(sim: BillingSimulator, options: HandlerOpti
   const counted = (req: SimRequest): SimResponse => {
     const res = handle(req);
     const method = req.method.toUpperCase();
-    const route = LABELLED.find(({ route: r, match }) => r.method === method && match(req.path) !== null)?.route;
+    const route = labelOf(method, req.path);
     metrics.request(route === undefined ? 'other' : method, route?.pattern ?? 'other', res.status);
     if (res.status === 429 && route?.domain !== undefined) metrics.rateLimited(route.domain);
     return res;

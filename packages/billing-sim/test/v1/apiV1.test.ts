@@ -99,6 +99,18 @@ describe('API v1: the HTTP edge', () => {
     expect(app.sim.world()).toBe(before);
   });
 
+  it('reads a known customer without changing the world; an app asking (X-Platform) moves its last_seen', async () => {
+    await setup();
+    await v1('GET', '/v1/subscribers/ann');
+    app.sim.advanceBy('PT1H');
+    const before = app.sim.world();
+    expect((await v1('GET', '/v1/subscribers/ann')).body.subscriber).toMatchObject({ first_seen: '2026-01-01T00:00:00Z', last_seen: '2026-01-01T00:00:00Z' });
+    expect((await v1('GET', '/v1/subscribers/ann', undefined, 'sk_x')).status).toBe(200);
+    expect(app.sim.world()).toBe(before);
+    const asked = await v1('GET', '/v1/subscribers/ann', undefined, 'test_dev', { 'x-platform': 'ios' });
+    expect(asked.body.subscriber).toMatchObject({ first_seen: '2026-01-01T00:00:00Z', last_seen: '2026-01-01T01:00:00Z' });
+  });
+
   it('refuses every attribute of a body with one bad key (7263, attribute_errors), saving none', async () => {
     await setup();
     await v1('GET', '/v1/subscribers/ann');

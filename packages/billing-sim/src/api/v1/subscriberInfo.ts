@@ -72,12 +72,29 @@ function subscriptionInfo(world: World, sub: SubscriptionState) {
   };
 }
 
-/** Keeps, per entitlement, the purchase reaching furthest (no end beats any end). */
-function addEntitlement(into: Map<string, EntitlementInfo & { until: number | null }>, key: string, until: number | null, info: Omit<EntitlementInfo, 'expires_date' | 'product_plan_identifier'>) {
-  const held = into.get(key);
-  if (held !== undefined && (held.until === null || (until !== null && until <= held.until))) return;
-  into.set(key, { ...info, expires_date: isoV1OrNull(until), product_plan_identifier: null, until });
+/** What unlocks an entitlement, as instants: formatted only for the purchase kept. */
+interface EntitlementSource {
+  /** When access ends (the grace end during a grace period); null: no end. */
+  until: number | null;
+  grace: number | null;
+  product_id: string;
+  purchased_at: number;
 }
+
+/** Keeps, per entitlement, the purchase reaching furthest (no end beats any end). */
+function addEntitlement(into: Map<string, EntitlementSource>, key: string, source: EntitlementSource) {
+  const held = into.get(key);
+  if (held !== undefined && (held.until === null || (source.until !== null && source.until <= held.until))) return;
+  into.set(key, source);
+}
+
+const entitlementInfo = (e: EntitlementSource): EntitlementInfo => ({
+  grace_period_expires_date: isoV1OrNull(e.grace),
+  product_identifier: e.product_id,
+  purchase_date: isoV1(e.purchased_at),
+  expires_date: isoV1OrNull(e.until),
+  product_plan_identifier: null,
+});
 
 /**
  * Given a world, a customer and what the caller may see, returns API v1's customer info body
@@ -87,7 +104,7 @@ function addEntitlement(into: Map<string, EntitlementInfo & { until: number | nu
  * toSubscriberInfo(world, customer, { secret: false }).subscriber.entitlements.pro?.expires_date;
  */
 export function toSubscriberInfo(world: World, customer: CustomerState, options: SubscriberInfoOptions) {
-  const entitlements = new Map<string, EntitlementInfo & { until: number | null }>();
+  const entitlements = new Map<string, EntitlementSource>();
   const subscriptions: Record<string, ReturnType<typeof subscriptionInfo> | ReturnType<typeof grantInfo>> = {};
   const latest = new Map<string, SubscriptionState>();
   for (const sub of customer.subscriptions) {
@@ -107,7 +124,7 @@ export function toSubscriberInfo(world: World, customer: CustomerState, options:
     const until = accessEndOf(sub);
     const grace = sub.status === 'grace' ? sub.grace_expires_at : null;
     for (const key of world.products.get(sub.product_id)?.entitlement_ids ?? []) {
-      addEntitlement(entitlements, key, grace ?? until, { grace_period_expires_date: isoV1OrNull(grace), product_identifier: sub.product_id, purchase_date: isoV1(sub.period_start) });
+      addEntitlement(entitlements, key, { until: grace ?? until, grace, product_id: sub.product_id, purchased_at: sub.period_start });
     }
   }
   const nonSubscriptions: Record<string, ReturnType<typeof purchaseInfo>[]> = {};
@@ -115,17 +132,17 @@ export function toSubscriberInfo(world: World, customer: CustomerState, options:
     if (p.refunded) continue;
     (nonSubscriptions[p.product_id] ??= []).push(purchaseInfo(world, p));
     for (const key of world.products.get(p.product_id)?.entitlement_ids ?? []) {
-      addEntitlement(entitlements, key, null, { grace_period_expires_date: null, product_identifier: p.product_id, purchase_date: isoV1(p.purchased_at) });
+      addEntitlement(entitlements, key, { until: null, grace: null, product_id: p.product_id, purchased_at: p.purchased_at });
     }
   }
   for (const grant of grantedTo(world, customer)) {
     const key = pmapGet(world.api.entitlements, grant.entitlement_id)?.lookup_key;
     if (key === undefined) continue;
     subscriptions[grant.product_id] = grantInfo(grant);
-    addEntitlement(entitlements, key, grant.expires_at, { grace_period_expires_date: null, product_identifier: grant.product_id, purchase_date: isoV1(grant.granted_at) });
+    addEntitlement(entitlements, key, { until: grant.expires_at, grace: null, product_id: grant.product_id, purchased_at: grant.granted_at });
   }
   const subscriber = {
-    entitlements: Object.fromEntries([...entitlements].map(([key, { until: _until, ...info }]) => [key, info])),
+    entitlements: Object.fromEntries(Array.from(entitlements, ([key, source]) => [key, entitlementInfo(source)])),
     first_seen: isoV1(customer.first_seen_at),
     last_seen: isoV1(customer.last_seen_at),
     management_url: managementUrl,

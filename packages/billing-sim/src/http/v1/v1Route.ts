@@ -64,6 +64,7 @@ export function createV1Dispatcher(routes: readonly V1Route[], secret: SecretMat
     const method = req.method.toUpperCase();
     if (method === 'OPTIONS') return preflight(req);
     const out = answer(sim, req, method);
-    return { ...out, headers: { ...out.headers, ...corsHeaders(req) } };
+    const cors = corsHeaders(req);
+    return { status: out.status, body: out.body, headers: out.headers === undefined ? cors : { ...out.headers, ...cors } };
   };
 }

@@ -1,0 +1,68 @@
+/**
+ * The HTTP benches' load generator: autocannon spread over one or more service URLs (replicas behind
+ * a load balancer: connections split evenly), each request shaped just before it is sent (its body,
+ * its path). Latencies are recorded per response, so the percentiles of several replicas are exact,
+ * not averaged.
+ */
+import autocannon from 'autocannon';
+import { summarize, type LatencySummary } from '../store/latency.js';
+
+export interface LoadResult {
+  completed: number;
+  non2xx: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  latency: LatencySummary;
+  /** Response bytes read (headers included), all URLs together. */
+  bytes: number;
+}
+
+/** How long to load: for a duration, or until an amount of requests is answered. */
+export type LoadSize = { seconds: number; connections: number } | { amount: number; connections: number };
+
+/** The request every connection repeats: method, path and headers, and `setup` to shape each one before it is sent. */
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  setup?: (request: autocannon.Request) => autocannon.Request;
+}
+
+/**
+ * Given service URLs, the request and how long to load, sends it with `connections` connections in
+ * total and resolves with the completed count, req/s, latency and bytes read.
+ */
+export async function loadUrls(urls: readonly string[], request: LoadRequest, load: LoadSize): Promise<LoadResult> {
+  const samples: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  let bytes = 0;
+  const started = performance.now();
+  await Promise.all(
+    urls.map((url, i) => {
+      const connections = Math.max(1, Math.floor(load.connections / urls.length) + (i < load.connections % urls.length ? 1 : 0));
+      // Without a callback autocannon returns its instance (an EventEmitter) made thenable; the
+      // types only describe the promise side.
+      const instance = autocannon({
+        url: `${url}${request.path}`,
+        method: request.method,
+        connections,
+        ...('seconds' in load ? { duration: load.seconds } : { amount: Math.ceil(load.amount / urls.length) }),
+        headers: request.headers,
+        requests: [request.setup === undefined ? {} : { setupRequest: request.setup }],
+      }) as Promise<autocannon.Result> & autocannon.Instance;
+      instance.on('response', (_client: unknown, statusCode: number, responseBytes: number, responseTime: number) => {
+        samples.push(responseTime);
+        bytes += responseBytes;
+        if (statusCode < 200 || statusCode >= 300) non2xx++;
+      });
+      instance.on('reqError', () => {
+        errors++;
+      });
+      return instance;
+    }),
+  );
+  const seconds = 'seconds' in load ? load.seconds : (performance.now() - started) / 1000;
+  return { completed: samples.length, non2xx, errors, seconds, rps: samples.length / seconds, latency: summarize(samples), bytes };
+}
