@@ -17,7 +17,8 @@ export type { TransitionOutcome, TransitionOptions } from './sim/transition.js';
 export type { EventLog } from './sim/eventLog.js';
 export type { SimCommand, SimCommandType, CommandOf, CommandValues } from './sim/commands.js';
 export type { CreditChange } from './sim/context.js';
-export { createWorld, IDEMPOTENCY_TTL_MS } from './sim/state.js';
+export { createWorld } from './sim/createWorld.js';
+export { IDEMPOTENCY_TTL_MS } from './sim/idempotency.js';
 export type {
   World,
   EventSettings,
@@ -29,7 +30,7 @@ export type {
   IdempotencyRecord,
   ProjectState,
   OwnerRef,
-} from './sim/state.js';
+} from './sim/world.js';
 export { VIRTUAL_CLOCK_END } from './sim/clockBounds.js';
 export { lookupKey } from './sim/idempotency.js';
 export { customerIn, customersOf, subscriptionIn } from './sim/queries.js';
@@ -38,7 +39,7 @@ export { pmapGet, pmapForEach, pmapValues } from './sim/persistentMap.js';
 export type { PMap } from './sim/persistentMap.js';
 export { pvecGet, pvecForEach } from './sim/persistentVector.js';
 export type { PVec } from './sim/persistentVector.js';
-export { storedCustomer, forEachCustomer } from './sim/state.js';
+export { storedCustomer, forEachCustomer } from './sim/worldCustomers.js';
 export { STATUS_BY_ERROR_TYPE, toErrorResponse } from './sim/apiError.js';
 export type { ApiError, ApiErrorType, ErrorEnvelope, Result } from './sim/apiError.js';
 

@@ -6,7 +6,7 @@
  * no state; public keys are not secrets (apps ship them).
  */
 import { createHash } from 'node:crypto';
-import type { EventSettings } from '../sim/state.js';
+import type { EventSettings } from '../sim/world.js';
 
 /** One app of a project: its id, App `type`, the webhook store of its purchases and its keys' prefix. */
 export interface SimApp {

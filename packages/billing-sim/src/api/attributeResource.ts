@@ -1,7 +1,7 @@
 /** Customer attributes in API v2: the names it accepts, the set body, the `CustomerAttribute` and `CustomerAlias` objects. */
 import { z } from 'zod';
 import type { CustomerAttributes } from '../sim/attributes.js';
-import type { CustomerState } from '../sim/state.js';
+import type { CustomerState } from '../sim/world.js';
 
 /** The reserved attribute names (`CustomerAttributeReservedName`). */
 export const RESERVED_ATTRIBUTE_NAMES: readonly string[] = [

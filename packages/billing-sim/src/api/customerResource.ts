@@ -1,6 +1,6 @@
 /** The official API v2 `Customer` object of a simulated customer, and the body that creates one. */
 import { z } from 'zod';
-import type { CustomerState } from '../sim/state.js';
+import type { CustomerState } from '../sim/world.js';
 import { attributeNameSchema } from './attributeResource.js';
 
 /** The body of `POST /customers`: an id of letters, digits, `_` and `-`, and up to 50 attributes. */

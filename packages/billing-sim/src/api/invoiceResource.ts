@@ -9,7 +9,7 @@
  * charge as a new transaction: the unpaid invoice gives way to its paid one.
  */
 import type { Product } from '../sim/products.js';
-import type { CustomerState } from '../sim/state.js';
+import type { CustomerState } from '../sim/world.js';
 import { COMMISSION } from './subscriptionResource.js';
 import { paidTransactions } from './paidTransactions.js';
 

@@ -13,7 +13,8 @@
  * sandbox purchase on a production simulator is left out. Prices are USD (the simulator has no rates).
  */
 import { periodMonths } from '@tenure/core';
-import { forEachCustomer, type World } from '../sim/state.js';
+import { forEachCustomer } from '../sim/worldCustomers.js';
+import type { World } from '../sim/world.js';
 import { paidTransactions } from './paidTransactions.js';
 
 const DAY_MS = 86_400_000;

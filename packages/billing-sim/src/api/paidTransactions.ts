@@ -1,6 +1,6 @@
 /** Which of a subscription's transactions were paid: what invoices bill and what the revenue metric sums. */
 import type { Product } from '../sim/products.js';
-import type { SubscriptionState } from '../sim/state.js';
+import type { SubscriptionState } from '../sim/world.js';
 import { subscriptionTransactions } from './transactionResource.js';
 
 /**

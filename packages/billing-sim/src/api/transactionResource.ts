@@ -1,5 +1,5 @@
 /** The official API v2 `SubscriptionTransaction` objects of a simulated subscription. */
-import type { PastTransaction, SubscriptionState } from '../sim/state.js';
+import type { PastTransaction, SubscriptionState } from '../sim/world.js';
 
 export interface SubscriptionTransactionResource {
   object: 'subscription_transaction';

@@ -8,7 +8,7 @@
  */
 import { addDuration } from '../internal/duration.js';
 import { expireNow, failChargeNow, pauseNow, renewNow, resumeNow } from '../sim/cycles.js';
-import type { CustomerState, SubscriptionState } from '../sim/state.js';
+import type { CustomerState, SubscriptionState } from '../sim/world.js';
 import {
   cancelSubscription,
   changeSubscriptionProduct,

@@ -5,7 +5,7 @@
 import { fail, ok, type Result } from './apiError.js';
 import { customerOf, peekCustomer, type SimContext } from './context.js';
 import { transfer } from './lifecycle.js';
-import type { CustomerState } from './state.js';
+import type { CustomerState } from './world.js';
 
 /** The prefix of the ids the SDKs make up for a user the app has not identified. */
 export const ANONYMOUS_PREFIX = '$RCAnonymousID:';

@@ -5,7 +5,7 @@
 import { fail, ok, type Result } from './apiError.js';
 import { peekCustomer, removeCustomer, type SimContext } from './context.js';
 import { pmapGet, pmapRemove, pmapSet } from './persistentMap.js';
-import type { World } from './state.js';
+import type { World } from './world.js';
 
 /** One attribute: its value and when it last changed (a deleted attribute is not kept). */
 export interface AttributeValue {

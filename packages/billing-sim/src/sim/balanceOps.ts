@@ -10,7 +10,7 @@ import {
 } from '@tenure/core';
 import { fail, ok, type ApiErrorType, type Result } from './apiError.js';
 import { currenciesOf, customerOf, peekCustomer, readProject, recordCredits, type SimContext } from './context.js';
-import type { CustomerState, SubscriptionState } from './state.js';
+import type { CustomerState, SubscriptionState } from './world.js';
 
 /** A balance as the API returns it. */
 export interface BalanceResource {

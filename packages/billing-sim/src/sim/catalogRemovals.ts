@@ -8,7 +8,7 @@ import { productsOf, writableProducts, type SimContext } from './context.js';
 import { findEntitlement, type EntitlementRecord } from './entitlements.js';
 import { pmapForEach, pmapRemove, pmapSet, pmapValues } from './persistentMap.js';
 import { pvecForEach } from './persistentVector.js';
-import type { World } from './state.js';
+import type { World } from './world.js';
 
 type Deleted<O extends string> = { object: O; id: string; deleted_at: number };
 

@@ -10,7 +10,7 @@ import { pvecForEach } from './persistentVector.js';
 import { expireNow, failChargeNow, pauseNow, renewNow, resumeNow, TEMPORARY_GRANT_EXPIRATION_REASON } from './cycles.js';
 import { createSortedRunQueue, type MinHeap } from '../internal/minHeap.js';
 import { addJob, addSlot, compareJobs, createJobTable, JOB_KINDS, sortedJobs, type JobKind, type JobTable } from './jobTable.js';
-import type { CustomerState, SubscriptionState, World } from './state.js';
+import type { CustomerState, SubscriptionState, World } from './world.js';
 
 export type { JobKind } from './jobTable.js';
 export { JOB_RANK } from './jobTable.js';

@@ -21,7 +21,7 @@ import type { IntegrationInput, IntegrationUpdate, WebhookIntegrationRecord } fr
 import type { EligibilityCriteria, OfferingInput, OfferingRecord, OfferingUpdate, PackageRecord } from './offerings.js';
 import type { PackageInput } from './packages.js';
 import type { PortalToken } from './portal.js';
-import type { CustomerState, IdempotencyRecord, SubscriptionState } from './state.js';
+import type { CustomerState, IdempotencyRecord, SubscriptionState } from './world.js';
 
 /** A command and its parameters, discriminated on `type`. */
 export type SimCommand =

@@ -19,18 +19,9 @@ import type { ApiParts } from './apiParts.js';
 import { pmapGet, pmapRemove, pmapSet, pmapSetAll, type PMap } from './persistentMap.js';
 import { pvecSetAll } from './persistentVector.js';
 import type { Product } from './products.js';
-import {
-  emptyProject,
-  storedCustomer,
-  type CurrencyRecord,
-  type CustomerState,
-  type EventSettings,
-  type IdempotencyRecord,
-  type OwnerRef,
-  type ProjectState,
-  type SubscriptionState,
-  type World,
-} from './state.js';
+import { emptyProject } from './createWorld.js';
+import { storedCustomer } from './worldCustomers.js';
+import type { CurrencyRecord, CustomerState, EventSettings, IdempotencyRecord, OwnerRef, ProjectState, SubscriptionState, World } from './world.js';
 import { copyCustomer } from './copyCustomer.js';
 import type { EventContext, VcAdjustment, WebhookBody } from './webhookEvents.js';
 

@@ -2,7 +2,7 @@
  * The copies a transition makes of what it changes: a customer (when an operation first touches it)
  * and its subscriptions. The world the transition started from keeps the originals.
  */
-import type { CustomerState, SubscriptionState } from './state.js';
+import type { CustomerState, SubscriptionState } from './world.js';
 
 /**
  * A writable copy of a subscription: one literal with every field, in the order `newSubscription`

@@ -11,7 +11,8 @@ import { removeCurrency } from '@tenure/core';
 import type { z } from 'zod';
 import { fail, ok, type Result } from './apiError.js';
 import { customerOf, peekCustomer, readProject, writableCurrencies, type SimContext } from './context.js';
-import { forEachCustomer, type CurrencyRecord } from './state.js';
+import { forEachCustomer } from './worldCustomers.js';
+import type { CurrencyRecord } from './world.js';
 
 /** A currency as the API returns it. */
 export interface VirtualCurrencyResource {

@@ -5,7 +5,7 @@
 import { fail, ok, type Result } from './apiError.js';
 import { setAttributes } from './attributes.js';
 import { customerOf, peekCustomer, type SimContext } from './context.js';
-import type { CustomerState } from './state.js';
+import type { CustomerState } from './world.js';
 
 /**
  * Creates a customer of a project with the given attributes; 409 `resource_already_exists` naming

@@ -5,7 +5,7 @@
 import { addDuration, parseDuration, type Duration } from '../internal/duration.js';
 import { grantFor, newTransactionId, productsOf, type SimContext } from './context.js';
 import type { Product } from './products.js';
-import type { CustomerState, SubscriptionState } from './state.js';
+import type { CustomerState, SubscriptionState } from './world.js';
 import type { LifecycleExtras, LifecycleType } from './webhookEvents.js';
 import { TEST_STORE_MAX_RENEWALS, testStorePeriod, type RenewalSchedule } from './testStoreSchedule.js';
 

@@ -7,7 +7,7 @@ import { hexFrom } from '../internal/random.js';
 import { fail, ok, type Result } from './apiError.js';
 import { productsOf, writableProducts, type SimContext } from './context.js';
 import { pmapGet, pmapSet, pmapValues } from './persistentMap.js';
-import type { World } from './state.js';
+import type { World } from './world.js';
 
 /** A stored entitlement. */
 export interface EntitlementRecord {

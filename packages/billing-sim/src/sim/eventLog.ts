@@ -9,7 +9,7 @@
  */
 import { prefixedHexOfWords, randomWord, uuidOfWords, uuidVariantWord, uuidVersionWord, type Random } from '../internal/random.js';
 import type { Product } from './products.js';
-import type { CustomerState, SubscriptionState } from './state.js';
+import type { CustomerState, SubscriptionState } from './world.js';
 import {
   currencyBody,
   lifecycleBody,

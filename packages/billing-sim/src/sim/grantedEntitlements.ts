@@ -11,7 +11,7 @@ import { customerOf, emitEvent, eventContext, peekCustomer, type SimContext } fr
 import { entitlementsForProduct, findEntitlement } from './entitlements.js';
 import { pmapGet, pmapSet } from './persistentMap.js';
 import { promotionalEvent } from './promotionalEvents.js';
-import type { CustomerState, World } from './state.js';
+import type { CustomerState, World } from './world.js';
 
 /** One grant: which entitlement, until when (null: lifetime), since when, and the promotional purchase that carries it. */
 export interface GrantedEntitlement {

@@ -5,7 +5,16 @@
 import type { SimContext } from './context.js';
 import { readIdempotency, setIdempotency } from './context.js';
 import { emptyPMap, pmapForEach, pmapGet, pmapRemove, pmapSet } from './persistentMap.js';
-import { IDEMPOTENCY_TTL_MS, type IdempotencyRecord, type World } from './state.js';
+import type { IdempotencyRecord, World } from './world.js';
+
+/**
+ * Virtual time an idempotency key is remembered: 24 hours, as the well-known payment APIs keep
+ * theirs (Stripe: "keys are eligible to be removed after they are at least 24 hours old").
+ *
+ * @example
+ * record.created_at + IDEMPOTENCY_TTL_MS <= world.now; // forgotten
+ */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 const isExpired = (record: IdempotencyRecord, now: number) => record.created_at + IDEMPOTENCY_TTL_MS <= now;
 

@@ -7,7 +7,7 @@ import { hexFrom } from '../internal/random.js';
 import { fail, ok, type Result } from './apiError.js';
 import type { SimContext } from './context.js';
 import { pmapGet, pmapRemove, pmapSet, pmapValues } from './persistentMap.js';
-import type { World } from './state.js';
+import type { World } from './world.js';
 
 /** API v2's lower-case webhook event types (`WebhookEventType`). */
 export const WEBHOOK_EVENT_TYPES = [

@@ -5,7 +5,7 @@
  * queues 200 k jobs for 100 k customers: as objects (a job and a slot each) they were ~20 MB that
  * the young generation copied until the advance ended.
  */
-import type { CustomerState } from './state.js';
+import type { CustomerState } from './world.js';
 
 /** What a scheduled job does. */
 export type JobKind =

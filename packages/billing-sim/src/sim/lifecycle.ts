@@ -10,7 +10,7 @@ import { fail, ok, type Result } from './apiError.js';
 import { currenciesOf, customerOf, emitEvent, eventContext, findSubscription, grantFor, newTransactionId, productsOf, purchaseOwner, type SimContext } from './context.js';
 import { emitLifecycle, expireNow, failChargeNow, firstCycle, resumeNow } from './cycles.js';
 import type { Product } from './products.js';
-import type { CustomerState, EventSettings, SubscriptionState } from './state.js';
+import type { CustomerState, EventSettings, SubscriptionState } from './world.js';
 import type { RenewalSchedule } from './testStoreSchedule.js';
 import {
   cancelSubscription,

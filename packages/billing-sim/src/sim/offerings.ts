@@ -9,7 +9,7 @@ import { fail, ok, type Result } from './apiError.js';
 import { attributeKey } from './attributes.js';
 import { peekCustomer, type SimContext } from './context.js';
 import { pmapForEach, pmapGet, pmapRemove, pmapSet, pmapValues } from './persistentMap.js';
-import type { World } from './state.js';
+import type { World } from './world.js';
 
 /** A stored offering (`is_current` is derived from the project's current offering). */
 export interface OfferingRecord {

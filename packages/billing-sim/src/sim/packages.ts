@@ -8,7 +8,7 @@ import { fail, ok, type Result } from './apiError.js';
 import { productsOf, type SimContext } from './context.js';
 import { findOffering, type EligibilityCriteria, type PackageRecord } from './offerings.js';
 import { pmapGet, pmapRemove, pmapSet, pmapValues } from './persistentMap.js';
-import type { World } from './state.js';
+import type { World } from './world.js';
 
 /** Listing order: by position (packages without one last), then creation. */
 const byPosition = (a: PackageRecord, b: PackageRecord) => (a.position ?? Infinity) - (b.position ?? Infinity) || a.seq - b.seq;

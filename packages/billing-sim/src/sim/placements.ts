@@ -8,7 +8,7 @@ import { ok, type Result } from './apiError.js';
 import type { SimContext } from './context.js';
 import { findOffering } from './offerings.js';
 import { pmapGet, pmapSet } from './persistentMap.js';
-import type { World } from './state.js';
+import type { World } from './world.js';
 
 /** Each placement's offering id (null: the placement shows no offering). */
 export type PlacementMap = Readonly<Record<string, string | null>>;

@@ -9,7 +9,7 @@ import { hexFrom } from '../internal/random.js';
 import { fail, ok, type Result } from './apiError.js';
 import { writableCurrencies, type SimContext } from './context.js';
 import { pmapGet, pmapSet, pmapValues } from './persistentMap.js';
-import type { World } from './state.js';
+import type { World } from './world.js';
 
 /**
  * Project ids are 1–20 characters (the `project_id` of every response object in the official

@@ -10,7 +10,7 @@ import { productsOf, type SimContext } from './context.js';
 import { createEntitlement } from './entitlements.js';
 import { grantEntitlement, revokeGrantedEntitlement, type GrantDuration } from './grantedEntitlements.js';
 import { pmapValues } from './persistentMap.js';
-import type { CustomerState } from './state.js';
+import type { CustomerState } from './world.js';
 
 /** The ISO 8601 length of each named duration of API v1 (`lifetime`: no end). */
 export const PROMOTIONAL_DURATIONS = {

@@ -5,7 +5,7 @@
  * CANCELLATION (`CUSTOMER_SUPPORT`, as a refund of it would be).
  */
 import type { CancellationEvent, NonRenewingPurchaseEvent } from '@tenure/core';
-import type { CustomerState } from './state.js';
+import type { CustomerState } from './world.js';
 import { TAX_PERCENTAGE, type EventContext, type WebhookBody } from './webhookEvents.js';
 
 /** What a grant's events carry besides the customer and the event context. */

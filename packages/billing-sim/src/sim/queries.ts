@@ -1,7 +1,8 @@
 /** Read-only questions about a world, for the HTTP routes, scenarios and tests. Nothing here changes a world. */
 import { beginDraft, type SimContext } from './context.js';
 import { pmapGet } from './persistentMap.js';
-import { forEachCustomer, storedCustomer, type CustomerState, type SubscriptionState, type World } from './state.js';
+import { forEachCustomer, storedCustomer } from './worldCustomers.js';
+import type { CustomerState, SubscriptionState, World } from './world.js';
 
 /**
  * Given a world, returns a read-only view for the operations' read functions (`listBalances`,

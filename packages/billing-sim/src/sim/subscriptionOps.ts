@@ -11,7 +11,7 @@ import { copySubscription } from './copyCustomer.js';
 import { currenciesOf, emitCurrencyEvent, grantFor, newTransactionId, type SimContext } from './context.js';
 import { emitLifecycle, expireNow, firstCycle, productOfSub, renewNow } from './cycles.js';
 import type { Product } from './products.js';
-import type { CustomerState, EventSettings, SubscriptionState } from './state.js';
+import type { CustomerState, EventSettings, SubscriptionState } from './world.js';
 import type { RenewalSchedule } from './testStoreSchedule.js';
 
 /** Where a new subscription comes from: the offering shown, the country, the store environment and the store. */

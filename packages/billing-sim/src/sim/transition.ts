@@ -30,7 +30,7 @@ import { getOrCreateCustomer, identifyAppUser } from './appUsers.js';
 import { setPlacements } from './placements.js';
 import { grantPromotional, revokePromotional } from './promotional.js';
 import { postReceipt } from './receipts.js';
-import type { World } from './state.js';
+import type { World } from './world.js';
 import type { WebhookBody } from './webhookEvents.js';
 import type { EventLog } from './eventLog.js';
 

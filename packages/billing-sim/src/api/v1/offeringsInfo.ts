@@ -7,7 +7,7 @@ import { offeringFor, offeringsOf, type PackageRecord } from '../../sim/offering
 import { packagesOf } from '../../sim/packages.js';
 import { placementsOf } from '../../sim/placements.js';
 import { pmapGet } from '../../sim/persistentMap.js';
-import type { World } from '../../sim/state.js';
+import type { World } from '../../sim/world.js';
 
 /** The product a package shows every SDK (`all`), else its first one; null when it has none. */
 export const packageProductOf = (pkg: PackageRecord): string | null =>

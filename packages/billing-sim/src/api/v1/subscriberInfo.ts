@@ -9,7 +9,7 @@ import type { Product } from '../../sim/products.js';
 import { attributesOf } from '../../sim/attributes.js';
 import { grantedTo } from '../../sim/grantedEntitlements.js';
 import { pmapGet } from '../../sim/persistentMap.js';
-import type { CustomerState, SubscriptionState, World } from '../../sim/state.js';
+import type { CustomerState, SubscriptionState, World } from '../../sim/world.js';
 import { isoV1, isoV1OrNull } from './v1Dates.js';
 
 /** Where a store's customers manage their subscriptions (null: no page the simulator knows). */

@@ -5,7 +5,7 @@
  * trial phase.
  */
 import type { Product } from '../../sim/products.js';
-import type { World } from '../../sim/state.js';
+import type { World } from '../../sim/world.js';
 
 const MS_PER_DAY = 86_400_000;
 

@@ -8,7 +8,7 @@
 import type { SecretMatcher } from '@tenure/http-edge';
 import { appsOf, PUBLIC_KEY_PREFIXES, publicKeyOf, type SimApp } from '../../api/apps.js';
 import { projectIds } from '../../sim/projects.js';
-import type { World } from '../../sim/state.js';
+import type { World } from '../../sim/world.js';
 
 /** A caller of API v1: its project, the kind of key, and for a public key the app it belongs to. */
 export type V1Caller = { kind: 'secret'; project_id: string } | { kind: 'public'; project_id: string; app: SimApp };

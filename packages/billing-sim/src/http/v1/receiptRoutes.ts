@@ -5,7 +5,7 @@
  * schedule), or for the secret key from `X-Platform`. The answer is the customer info with the purchase.
  */
 import { customerIn } from '../../sim/queries.js';
-import type { EventSettings, World } from '../../sim/state.js';
+import type { EventSettings, World } from '../../sim/world.js';
 import type { RouteInput, SimResponse } from '../httpTypes.js';
 import type { V1Caller } from './apiKeys.js';
 import { checkAppUserId } from './appUserIds.js';

@@ -7,7 +7,7 @@
  */
 import type { BillingSimulator } from '../../sim/createSimulator.js';
 import { customerIn } from '../../sim/queries.js';
-import type { SubscriptionState } from '../../sim/state.js';
+import type { SubscriptionState } from '../../sim/world.js';
 import type { RouteInput, SimResponse } from '../httpTypes.js';
 import type { V1Caller } from './apiKeys.js';
 import { answerSubscriber, appUserIdOf, SUBSCRIBER } from './customerRoutes.js';

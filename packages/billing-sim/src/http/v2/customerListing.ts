@@ -5,7 +5,7 @@
 import { fail } from '../../sim/apiError.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
 import { customerIn } from '../../sim/queries.js';
-import type { CustomerState, World } from '../../sim/state.js';
+import type { CustomerState, World } from '../../sim/world.js';
 import { errorResponse, type RouteInput, type SimResponse } from '../httpTypes.js';
 import { checkIds, param } from './ids.js';
 

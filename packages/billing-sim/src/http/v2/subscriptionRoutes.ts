@@ -6,7 +6,7 @@ import { subscriptionTransactions } from '../../api/transactionResource.js';
 import { fail, ok, type Result } from '../../sim/apiError.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
 import { customersOf, subscriptionIn } from '../../sim/queries.js';
-import type { CustomerState, SubscriptionState } from '../../sim/state.js';
+import type { CustomerState, SubscriptionState } from '../../sim/world.js';
 import { errorResponse, json, paginate, respond, type RouteInput, type SimResponse } from '../httpTypes.js';
 import type { Route } from '../route.js';
 import { customerListing } from './customerListing.js';

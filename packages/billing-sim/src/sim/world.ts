@@ -4,10 +4,9 @@
  * takes a world and returns a new one; untouched customers are shared between the two.
  */
 import type { Ledger, VirtualCurrency } from '@tenure/core';
-import { hashSeed } from '../internal/random.js';
-import { emptyApiParts, type ApiParts } from './apiParts.js';
-import { emptyPMap, pmapGet, type PMap } from './persistentMap.js';
-import { emptyPVec, pvecForEach, pvecGet, type PVec } from './persistentVector.js';
+import type { ApiParts } from './apiParts.js';
+import type { PMap } from './persistentMap.js';
+import type { PVec } from './persistentVector.js';
 import type { Product } from './products.js';
 import type { RenewalSchedule } from './testStoreSchedule.js';
 
@@ -187,63 +186,3 @@ export interface World {
   /** What only API v2 reads and writes: webhook integrations, … (`apiParts.ts`). */
   readonly api: ApiParts;
 }
-
-/**
- * Virtual time an idempotency key is remembered: 24 hours, as the well-known payment APIs keep
- * theirs (Stripe: "keys are eligible to be removed after they are at least 24 hours old").
- *
- * @example
- * record.created_at + IDEMPOTENCY_TTL_MS <= world.now; // forgotten
- */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Given settings, a seed, a start instant and products, returns an empty world.
- *
- * @example
- * const world = createWorld(settings, 'demo', Date.UTC(2026, 0, 1), []);
- */
-export function createWorld(settings: EventSettings, seed: string, now: number, products: readonly Product[]): World {
-  return {
-    settings,
-    now,
-    seq: 0,
-    customer_seq: 0,
-    rng: hashSeed(seed),
-    products: new Map(products.map((p) => [p.id, p])),
-    projects: emptyPMap(),
-    customers: emptyPVec(),
-    subscriptions: emptyPMap(),
-    purchases: emptyPMap(),
-    api: emptyApiParts(),
-  };
-}
-
-/** An empty project (read-only views of projects nobody wrote to). */
-export const emptyProject = (id: string): ProjectState => ({ id, currencies: new Map(), customer_seqs: emptyPMap(), idempotency: emptyPMap() });
-
-/**
- * Given a world, one of its projects and a customer id, returns the customer as the world holds it,
- * or undefined.
- *
- * @example
- * storedCustomer(world, project, 'u1')?.ledger;
- */
-export function storedCustomer(world: World, project: ProjectState, customerId: string): CustomerState | undefined {
-  const seq = pmapGet(project.customer_seqs, customerId);
-  return seq === undefined ? undefined : pvecGet(world.customers, seq);
-}
-
-/**
- * Given a world, a project id and a function, calls it with each customer of the project, in
- * creation order.
- *
- * @example
- * forEachCustomer(world, 'proj1', (c) => console.log(c.id));
- */
-export function forEachCustomer(world: World, projectId: string, fn: (customer: CustomerState) => void): void {
-  pvecForEach(world.customers, (customer) => {
-    if (customer.project_id === projectId) fn(customer);
-  });
-}
-
