@@ -8,7 +8,8 @@
 export { createBillingSimulator, DEFAULT_START } from './sim/createSimulator.js';
 export type { BillingSimulator, BillingSimulatorOptions } from './sim/createSimulator.js';
 export type { Job, JobKind } from './sim/clock.js';
-export type { Product, ProductInput } from './sim/products.js';
+export type { ProductInput } from './sim/products.js';
+export type { Product } from './sim/world.js';
 export type { WebhookBody, VcAdjustment, SimEvent, VirtualCurrencyTransactionEvent } from './sim/webhookEvents.js';
 
 // --- The machine ---
@@ -48,13 +49,15 @@ export { createRequestHandler, ROUTES } from './http/handleRequest.js';
 export type { HandlerOptions } from './http/handleRequest.js';
 export { RATE_LIMITS, createRateLimiter } from './http/rateLimit/rateLimits.js';
 export type { RateDomain, RateLimitSettings, RateLimiter, RateDecision } from './http/rateLimit/rateLimits.js';
-export { webhookIntegrationsOf, integrationTargets, WEBHOOK_EVENT_TYPES } from './sim/integrations.js';
-export type { WebhookIntegrationRecord, IntegrationTarget, WebhookEventType } from './sim/integrations.js';
+export { webhookIntegrationsOf, integrationTargets } from './sim/integrations.js';
+export type { IntegrationTarget } from './sim/integrations.js';
+export { WEBHOOK_EVENT_TYPES } from './sim/world.js';
+export type { WebhookIntegrationRecord, WebhookEventType } from './sim/world.js';
 export { projectExists, projectIds } from './sim/projects.js';
 export { overviewMetrics } from './api/overviewMetrics.js';
 export type { OverviewMetric } from './api/overviewMetrics.js';
 export { offeringsOf, offeringFor } from './sim/offerings.js';
-export type { OfferingRecord, PackageRecord } from './sim/offerings.js';
+export type { OfferingRecord, PackageRecord } from './sim/world.js';
 export type { SimRequest, SimResponse } from './http/httpTypes.js';
 export { createBillingSimApp } from './http/createBillingSimApp.js';
 export { toNodeListener } from './http/nodeListener.js';

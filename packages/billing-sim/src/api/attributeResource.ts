@@ -1,7 +1,6 @@
 /** Customer attributes in API v2: the names it accepts, the set body, the `CustomerAttribute` and `CustomerAlias` objects. */
 import { z } from 'zod';
-import type { CustomerAttributes } from '../sim/attributes.js';
-import type { CustomerState } from '../sim/world.js';
+import type { CustomerAttributes, CustomerState } from '../sim/world.js';
 
 /** The reserved attribute names (`CustomerAttributeReservedName`). */
 export const RESERVED_ATTRIBUTE_NAMES: readonly string[] = [

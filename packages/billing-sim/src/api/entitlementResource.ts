@@ -1,6 +1,6 @@
 /** The official API v2 `Entitlement` object, and the bodies that create one and attach products. */
 import { z } from 'zod';
-import type { EntitlementRecord } from '../sim/entitlements.js';
+import type { EntitlementRecord } from '../sim/world.js';
 
 /** The body of `POST /entitlements`. */
 export const createEntitlementBodySchema = z.strictObject({

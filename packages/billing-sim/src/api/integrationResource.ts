@@ -1,6 +1,6 @@
 /** The official API v2 `WebhookIntegration` object, and the bodies that create and update one. */
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES, type WebhookIntegrationRecord } from '../sim/integrations.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookIntegrationRecord } from '../sim/world.js';
 
 const fields = {
   name: z.string().min(1).max(1500),

@@ -8,8 +8,7 @@
  * (in a grace period, or expired by it), an unpaid invoice for that charge. A recovery bills the
  * charge as a new transaction: the unpaid invoice gives way to its paid one.
  */
-import type { Product } from '../sim/products.js';
-import type { CustomerState } from '../sim/world.js';
+import type { Product, CustomerState } from '../sim/world.js';
 import { COMMISSION } from './subscriptionResource.js';
 import { paidTransactions } from './paidTransactions.js';
 

@@ -1,6 +1,6 @@
 /** The official API v2 `Offering` and `Package` objects, and the bodies that create and change them. */
 import { z } from 'zod';
-import type { OfferingRecord, PackageRecord } from '../sim/offerings.js';
+import type { OfferingRecord, PackageRecord } from '../sim/world.js';
 import type { ProductResource } from './productResource.js';
 
 const metadataSchema = z.record(z.string(), z.unknown()).nullable();

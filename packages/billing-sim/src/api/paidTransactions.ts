@@ -1,6 +1,5 @@
 /** Which of a subscription's transactions were paid: what invoices bill and what the revenue metric sums. */
-import type { Product } from '../sim/products.js';
-import type { SubscriptionState } from '../sim/world.js';
+import type { Product, SubscriptionState } from '../sim/world.js';
 import { subscriptionTransactions } from './transactionResource.js';
 
 /**

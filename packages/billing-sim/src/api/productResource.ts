@@ -1,6 +1,6 @@
 /** The official API v2 `Product` object of a catalog product, and the body that creates one. */
 import { z } from 'zod';
-import type { Product } from '../sim/products.js';
+import type { Product } from '../sim/world.js';
 
 /**
  * The subscription durations `POST /products` takes: the document's `Duration` enum. The /sim

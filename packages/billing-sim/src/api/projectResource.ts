@@ -1,6 +1,6 @@
 /** The official API v2 `Project`, `App` and `PublicApiKey` objects of the simulator's projects and apps, and the project create body. */
 import { z } from 'zod';
-import type { ProjectRecord } from '../sim/projects.js';
+import type { ProjectRecord } from '../sim/world.js';
 import { publicKeyOf, type SimApp } from './apps.js';
 
 /** The body of `POST /projects` (`ProjectCreate`). */

@@ -1,6 +1,5 @@
 /** The official API v2 `Purchase` object of a one-time purchase. */
-import type { Product } from '../sim/products.js';
-import type { CustomerState, OneTimePurchase } from '../sim/world.js';
+import type { Product, CustomerState, OneTimePurchase } from '../sim/world.js';
 import type { EntitlementResource } from './entitlementResource.js';
 import { apiStoreOf, COMMISSION } from './subscriptionResource.js';
 

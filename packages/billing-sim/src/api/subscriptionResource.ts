@@ -1,6 +1,5 @@
 /** The official API v2 `Subscription` object of a simulated subscription. */
-import type { Product } from '../sim/products.js';
-import type { CustomerState, EventSettings, SubscriptionState } from '../sim/world.js';
+import type { Product, CustomerState, EventSettings, SubscriptionState } from '../sim/world.js';
 import type { EntitlementResource } from './entitlementResource.js';
 import { toProductResource, type ProductResource } from './productResource.js';
 

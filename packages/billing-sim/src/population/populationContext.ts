@@ -8,9 +8,9 @@ import { emptyLedger } from '@tenure/core';
 import { beginDraft, type SimContext } from '../sim/context.js';
 import { createEventLog, type EventLogWriter } from '../sim/eventLog.js';
 import { pmapSet } from '../sim/persistentMap.js';
-import { toProduct, type Product } from '../sim/products.js';
+import { toProduct } from '../sim/products.js';
+import type { Product, CustomerState, EventSettings, World } from '../sim/world.js';
 import { createWorld, emptyProject } from '../sim/createWorld.js';
-import type { CustomerState, EventSettings, World } from '../sim/world.js';
 import type { Uniform } from './draws.js';
 import { populationProducts, type PopulationModel } from './populationModel.js';
 

@@ -6,8 +6,7 @@
 import { fail, ok, type Result } from './apiError.js';
 import { productsOf, writableProducts, type SimContext } from './context.js';
 import { pmapGet, pmapSet } from './persistentMap.js';
-import type { Product } from './products.js';
-import type { World } from './world.js';
+import type { Product, World } from './world.js';
 
 /**
  * Given a world and a product id, returns when API v2 created it, or 0 for a product of the

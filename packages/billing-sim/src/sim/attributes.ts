@@ -5,16 +5,7 @@
 import { fail, ok, type Result } from './apiError.js';
 import { peekCustomer, removeCustomer, type SimContext } from './context.js';
 import { pmapGet, pmapRemove, pmapSet } from './persistentMap.js';
-import type { World } from './world.js';
-
-/** One attribute: its value and when it last changed (a deleted attribute is not kept). */
-export interface AttributeValue {
-  value: string;
-  updated_at: number;
-}
-
-/** A customer's attributes by name, in the order they were first set. */
-export type CustomerAttributes = ReadonlyMap<string, AttributeValue>;
+import type { World, CustomerAttributes } from './world.js';
 
 /** The key of a customer's attributes in the world. */
 export const attributeKey = (projectId: string, customerId: string): string => `${projectId}\u0000${customerId}`;

@@ -5,10 +5,10 @@
  */
 import { fail, ok, type Result } from './apiError.js';
 import { productsOf, writableProducts, type SimContext } from './context.js';
-import { findEntitlement, type EntitlementRecord } from './entitlements.js';
+import { findEntitlement } from './entitlements.js';
+import type { EntitlementRecord, World } from './world.js';
 import { pmapForEach, pmapRemove, pmapSet, pmapValues } from './persistentMap.js';
 import { pvecForEach } from './persistentVector.js';
-import type { World } from './world.js';
 
 type Deleted<O extends string> = { object: O; id: string; deleted_at: number };
 

@@ -9,19 +9,15 @@ import type { Job } from './clock.js';
 import type { VirtualCurrencyResource } from './currencyOps.js';
 import type { Duration } from '../internal/duration.js';
 import type { PurchaseInput, PurchaseOutcome, TemporaryGrantInput } from './lifecycle.js';
-import type { Product } from './products.js';
+import type { Product, CustomerAttributes, PlacementMap, EntitlementRecord, WebhookIntegrationRecord, EligibilityCriteria, OfferingRecord, PackageRecord, PortalToken, CustomerState, IdempotencyRecord, SubscriptionState } from './world.js';
 import type { ProjectResource } from './projects.js';
-import type { AttributeInput, CustomerAttributes } from './attributes.js';
+import type { AttributeInput } from './attributes.js';
 import type { AppUser } from './appUsers.js';
-import type { PlacementMap } from './placements.js';
 import type { PromotionalInput } from './promotional.js';
 import type { ReceiptInput, ReceiptOutcome } from './receipts.js';
-import type { EntitlementRecord } from './entitlements.js';
-import type { IntegrationInput, IntegrationUpdate, WebhookIntegrationRecord } from './integrations.js';
-import type { EligibilityCriteria, OfferingInput, OfferingRecord, OfferingUpdate, PackageRecord } from './offerings.js';
+import type { IntegrationInput, IntegrationUpdate } from './integrations.js';
+import type { OfferingInput, OfferingUpdate } from './offerings.js';
 import type { PackageInput } from './packages.js';
-import type { PortalToken } from './portal.js';
-import type { CustomerState, IdempotencyRecord, SubscriptionState } from './world.js';
 
 /** A command and its parameters, discriminated on `type`. */
 export type SimCommand =

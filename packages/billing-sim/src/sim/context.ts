@@ -15,13 +15,11 @@ import {
 } from '@tenure/core';
 import { randomFromState, uuidFrom, type Random } from '../internal/random.js';
 import { createEventLog, type EventLogWriter } from './eventLog.js';
-import type { ApiParts } from './apiParts.js';
+import type { ApiParts, Product, CurrencyRecord, CustomerState, EventSettings, IdempotencyRecord, OwnerRef, ProjectState, SubscriptionState, World } from './world.js';
 import { pmapGet, pmapRemove, pmapSet, pmapSetAll, type PMap } from './persistentMap.js';
 import { pvecSetAll } from './persistentVector.js';
-import type { Product } from './products.js';
 import { emptyProject } from './createWorld.js';
 import { storedCustomer } from './worldCustomers.js';
-import type { CurrencyRecord, CustomerState, EventSettings, IdempotencyRecord, OwnerRef, ProjectState, SubscriptionState, World } from './world.js';
 import { copyCustomer } from './copyCustomer.js';
 import type { EventContext, VcAdjustment, WebhookBody } from './webhookEvents.js';
 

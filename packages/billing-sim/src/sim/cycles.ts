@@ -4,10 +4,9 @@
  */
 import { addDuration, parseDuration, type Duration } from '../internal/duration.js';
 import { grantFor, newTransactionId, productsOf, type SimContext } from './context.js';
-import type { Product } from './products.js';
-import type { CustomerState, SubscriptionState } from './world.js';
+import type { Product, CustomerState, SubscriptionState, RenewalSchedule } from './world.js';
 import type { LifecycleExtras, LifecycleType } from './webhookEvents.js';
-import { TEST_STORE_MAX_RENEWALS, testStorePeriod, type RenewalSchedule } from './testStoreSchedule.js';
+import { TEST_STORE_MAX_RENEWALS, testStorePeriod } from './testStoreSchedule.js';
 
 const ONE_MONTH: Duration = { years: 0, months: 1, days: 0, ms: 0 };
 /** Parsed periods by their text: a renewal needs its product's period, and parsing it each time showed in profiles. */

@@ -7,20 +7,7 @@ import { hexFrom } from '../internal/random.js';
 import { fail, ok, type Result } from './apiError.js';
 import { productsOf, writableProducts, type SimContext } from './context.js';
 import { pmapGet, pmapSet, pmapValues } from './persistentMap.js';
-import type { World } from './world.js';
-
-/** A stored entitlement. */
-export interface EntitlementRecord {
-  id: string;
-  project_id: string;
-  lookup_key: string;
-  display_name: string;
-  created_at: number;
-  /** Attached catalog product ids, in attach order. */
-  product_ids: string[];
-  /** Creation order (listing order). */
-  seq: number;
-}
+import type { World, EntitlementRecord } from './world.js';
 
 /**
  * Given a world and a project, returns its entitlements in creation order.

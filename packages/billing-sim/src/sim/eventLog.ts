@@ -8,8 +8,7 @@
  * the body the event had when it was emitted, field for field and in the same order.
  */
 import { prefixedHexOfWords, randomWord, uuidOfWords, uuidVariantWord, uuidVersionWord, type Random } from '../internal/random.js';
-import type { Product } from './products.js';
-import type { CustomerState, SubscriptionState } from './world.js';
+import type { Product, CustomerState, SubscriptionState } from './world.js';
 import {
   currencyBody,
   lifecycleBody,

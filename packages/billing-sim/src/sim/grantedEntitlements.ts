@@ -11,18 +11,7 @@ import { customerOf, emitEvent, eventContext, peekCustomer, type SimContext } fr
 import { entitlementsForProduct, findEntitlement } from './entitlements.js';
 import { pmapGet, pmapSet } from './persistentMap.js';
 import { promotionalEvent } from './promotionalEvents.js';
-import type { CustomerState, World } from './world.js';
-
-/** One grant: which entitlement, until when (null: lifetime), since when, and the promotional purchase that carries it. */
-export interface GrantedEntitlement {
-  entitlement_id: string;
-  expires_at: number | null;
-  granted_at: number;
-  /** The promotional product the customer info and the webhooks name: `rc_promo_<lookup key>_<duration>`. */
-  product_id: string;
-  /** The grant's store transaction id (32 hex digits, as the billing service's promotional ones). */
-  transaction_id: string;
-}
+import type { CustomerState, World, GrantedEntitlement } from './world.js';
 
 /** An entitlement a customer has now, and until when (null: no end). */
 export interface ActiveEntitlement {

@@ -7,33 +7,7 @@ import { hexFrom } from '../internal/random.js';
 import { fail, ok, type Result } from './apiError.js';
 import type { SimContext } from './context.js';
 import { pmapGet, pmapRemove, pmapSet, pmapValues } from './persistentMap.js';
-import type { World } from './world.js';
-
-/** API v2's lower-case webhook event types (`WebhookEventType`). */
-export const WEBHOOK_EVENT_TYPES = [
-  'initial_purchase', 'renewal', 'product_change', 'cancellation', 'billing_issue', 'non_renewing_purchase',
-  'uncancellation', 'transfer', 'subscription_paused', 'expiration', 'subscription_extended', 'invoice_issuance',
-  'temporary_entitlement_grant', 'refund_reversed', 'virtual_currency_transaction',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-/** A stored webhook integration. */
-export interface WebhookIntegrationRecord {
-  id: string;
-  project_id: string;
-  name: string;
-  url: string;
-  /** Sent verbatim as `Authorization`; never shown by the API. */
-  authorization_header: string | null;
-  /** Only events of this environment; null: both. */
-  environment: 'production' | 'sandbox' | null;
-  /** Only these event types; null: all. */
-  event_types: WebhookEventType[] | null;
-  app_id: string | null;
-  created_at: number;
-  /** Creation order (listing order). */
-  seq: number;
-}
+import type { World, WebhookEventType, WebhookIntegrationRecord } from './world.js';
 
 /** What a create takes (the API's `CreateWebhookIntegrationInput`, validated). */
 export interface IntegrationInput {

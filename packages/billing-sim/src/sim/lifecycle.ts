@@ -9,9 +9,7 @@ import { addDuration, parseDuration, type Duration } from '../internal/duration.
 import { fail, ok, type Result } from './apiError.js';
 import { currenciesOf, customerOf, emitEvent, eventContext, findSubscription, grantFor, newTransactionId, productsOf, purchaseOwner, type SimContext } from './context.js';
 import { emitLifecycle, expireNow, failChargeNow, firstCycle, resumeNow } from './cycles.js';
-import type { Product } from './products.js';
-import type { CustomerState, EventSettings, SubscriptionState } from './world.js';
-import type { RenewalSchedule } from './testStoreSchedule.js';
+import type { Product, CustomerState, EventSettings, SubscriptionState, RenewalSchedule } from './world.js';
 import {
   cancelSubscription,
   changeSubscriptionProduct,

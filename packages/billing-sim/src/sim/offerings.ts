@@ -9,35 +9,7 @@ import { fail, ok, type Result } from './apiError.js';
 import { attributeKey } from './attributes.js';
 import { peekCustomer, type SimContext } from './context.js';
 import { pmapForEach, pmapGet, pmapRemove, pmapSet, pmapValues } from './persistentMap.js';
-import type { World } from './world.js';
-
-/** A stored offering (`is_current` is derived from the project's current offering). */
-export interface OfferingRecord {
-  id: string;
-  project_id: string;
-  lookup_key: string;
-  display_name: string;
-  metadata: Record<string, unknown> | null;
-  created_at: number;
-  /** Creation order (listing order). */
-  seq: number;
-}
-
-/** A stored package of an offering, with its products. */
-export interface PackageRecord {
-  id: string;
-  project_id: string;
-  offering_id: string;
-  lookup_key: string;
-  display_name: string;
-  position: number | null;
-  created_at: number;
-  products: { product_id: string; eligibility_criteria: EligibilityCriteria }[];
-  seq: number;
-}
-
-/** Which SDKs see a package's product (the document's `EligibilityCriteria`). */
-export type EligibilityCriteria = 'all' | 'google_sdk_lt_6' | 'google_sdk_ge_6';
+import type { World, OfferingRecord } from './world.js';
 
 /**
  * Given a world and a project, returns its offerings in creation order.

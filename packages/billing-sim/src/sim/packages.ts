@@ -6,9 +6,9 @@
 import { hexFrom } from '../internal/random.js';
 import { fail, ok, type Result } from './apiError.js';
 import { productsOf, type SimContext } from './context.js';
-import { findOffering, type EligibilityCriteria, type PackageRecord } from './offerings.js';
+import { findOffering } from './offerings.js';
+import type { EligibilityCriteria, PackageRecord, World } from './world.js';
 import { pmapGet, pmapRemove, pmapSet, pmapValues } from './persistentMap.js';
-import type { World } from './world.js';
 
 /** Listing order: by position (packages without one last), then creation. */
 const byPosition = (a: PackageRecord, b: PackageRecord) => (a.position ?? Infinity) - (b.position ?? Infinity) || a.seq - b.seq;

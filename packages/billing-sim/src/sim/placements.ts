@@ -8,10 +8,7 @@ import { ok, type Result } from './apiError.js';
 import type { SimContext } from './context.js';
 import { findOffering } from './offerings.js';
 import { pmapGet, pmapSet } from './persistentMap.js';
-import type { World } from './world.js';
-
-/** Each placement's offering id (null: the placement shows no offering). */
-export type PlacementMap = Readonly<Record<string, string | null>>;
+import type { World, PlacementMap } from './world.js';
 
 /**
  * Given a world and a project, returns its placements (none set: empty).

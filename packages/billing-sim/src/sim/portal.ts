@@ -7,14 +7,7 @@ import { hexFrom } from '../internal/random.js';
 import { fail, ok, type Result } from './apiError.js';
 import { findSubscription, type SimContext } from './context.js';
 import { pmapGet, pmapRemove, pmapSet } from './persistentMap.js';
-
-/** A portal token not yet used: whose subscription it manages. */
-export interface PortalToken {
-  project_id: string;
-  customer_id: string;
-  subscription_id: string;
-  issued_at: number;
-}
+import type { PortalToken } from './world.js';
 
 /** The store whose subscriptions have a RevenueCat customer portal. */
 const PORTAL_STORE = 'RC_BILLING';

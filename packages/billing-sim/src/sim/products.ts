@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { durationSchema } from '../internal/duration.js';
+import type { Product } from './world.js';
 
 /** The body of `POST /sim/products`. */
 export const productInputSchema = z.strictObject({
@@ -20,19 +21,6 @@ export const productInputSchema = z.strictObject({
 });
 
 export type ProductInput = z.infer<typeof productInputSchema>;
-
-/** A product in the catalog. */
-export interface Product {
-  object: 'sim.product';
-  id: string;
-  type: 'subscription' | 'consumable';
-  period: string | number | null;
-  trial_period: string | number | null;
-  display_name: string;
-  price: number;
-  currency: string;
-  entitlement_ids: string[] | null;
-}
 
 /**
  * Given a validated product body, returns the product with its defaults, or a message naming what is

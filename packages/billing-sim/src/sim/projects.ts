@@ -9,7 +9,7 @@ import { hexFrom } from '../internal/random.js';
 import { fail, ok, type Result } from './apiError.js';
 import { writableCurrencies, type SimContext } from './context.js';
 import { pmapGet, pmapSet, pmapValues } from './persistentMap.js';
-import type { World } from './world.js';
+import type { World, ProjectRecord } from './world.js';
 
 /**
  * Project ids are 1–20 characters (the `project_id` of every response object in the official
@@ -41,12 +41,6 @@ export const projectExists = (world: World, projectId: string): boolean =>
 export function projectIds(world: World): string[] {
   const others = pmapValues(world.projects).map((p) => p.id).filter((id) => id !== world.settings.default_project_id);
   return [world.settings.default_project_id, ...others.sort()];
-}
-
-/** A project's name and when it was created (API v2's `Project` object carries both). */
-export interface ProjectRecord {
-  name: string;
-  created_at: number;
 }
 
 /**

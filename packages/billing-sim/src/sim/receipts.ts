@@ -9,13 +9,7 @@ import { fail, ok, type Result } from './apiError.js';
 import { findSubscription, purchaseOwner, type SimContext } from './context.js';
 import { purchase, type PurchaseInput, type PurchaseOutcome } from './lifecycle.js';
 import { pmapGet, pmapSet } from './persistentMap.js';
-
-/** What a posted fetch token bought. */
-export interface ReceiptRecord {
-  transaction_id: string;
-  /** The subscription it started, or null for a one-time purchase. */
-  subscription_id: string | null;
-}
+import type { ReceiptRecord } from './world.js';
 
 /** A receipt post: the purchase it stands for and its fetch token. */
 export type ReceiptInput = PurchaseInput & { fetch_token: string };

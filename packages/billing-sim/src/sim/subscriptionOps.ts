@@ -10,9 +10,7 @@ import type { Duration } from '../internal/duration.js';
 import { copySubscription } from './copyCustomer.js';
 import { currenciesOf, emitCurrencyEvent, grantFor, newTransactionId, type SimContext } from './context.js';
 import { emitLifecycle, expireNow, firstCycle, productOfSub, renewNow } from './cycles.js';
-import type { Product } from './products.js';
-import type { CustomerState, EventSettings, SubscriptionState } from './world.js';
-import type { RenewalSchedule } from './testStoreSchedule.js';
+import type { Product, CustomerState, EventSettings, SubscriptionState, RenewalSchedule } from './world.js';
 
 /** Where a new subscription comes from: the offering shown, the country, the store environment and the store. */
 export interface SubscriptionOrigin {

@@ -7,9 +7,6 @@
  */
 import type { Duration } from '../internal/duration.js';
 
-/** How a subscription renews: at the store's periods, or on the Test Store's minutes. */
-export type RenewalSchedule = 'store' | 'test_store';
-
 /** How many times a Test Store subscription renews before it cancels. */
 export const TEST_STORE_MAX_RENEWALS = 5;
 

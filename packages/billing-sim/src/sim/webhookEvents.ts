@@ -17,8 +17,7 @@ import type {
   VcAdjustment as CoreVcAdjustment,
   VirtualCurrencyTransactionEvent as CoreVirtualCurrencyTransactionEvent,
 } from '@tenure/core';
-import type { Product } from './products.js';
-import type { CustomerState, OneTimePurchase, SubscriptionState } from './world.js';
+import type { Product, CustomerState, OneTimePurchase, SubscriptionState } from './world.js';
 
 /** What every event needs besides the subscription: its id, virtual time and the app settings. */
 export interface EventContext {

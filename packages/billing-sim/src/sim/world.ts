@@ -1,14 +1,16 @@
 /**
- * The simulator's world: plain, immutable data. Projects, currencies, customers, subscriptions and
- * their ledgers, the catalog, the virtual clock, the id counters and the PRNG state. `transition`
- * takes a world and returns a new one; untouched customers are shared between the two.
+ * What the simulator's world is made of: plain, immutable data. Projects, currencies, customers,
+ * subscriptions and their ledgers, the catalog, the virtual clock, the id counters, the PRNG state and
+ * what the APIs keep beside them (`ApiParts`). `transition` takes a world and returns a new one;
+ * untouched customers are shared between the two.
+ *
+ * Types only (and `WEBHOOK_EVENT_TYPES`, which `WebhookEventType` is read from): every module of the
+ * machine takes the world's types from here, and this one imports nothing but types (the core's, the
+ * persistent map's and vector's), so no chain of the machine's imports comes back to where it started.
  */
 import type { Ledger, VirtualCurrency } from '@tenure/core';
-import type { ApiParts } from './apiParts.js';
 import type { PMap } from './persistentMap.js';
 import type { PVec } from './persistentVector.js';
-import type { Product } from './products.js';
-import type { RenewalSchedule } from './testStoreSchedule.js';
 
 /**
  * Where a subscription stands. `grace`: a charge failed and the grace period runs. `paused`: a
@@ -16,6 +18,9 @@ import type { RenewalSchedule } from './testStoreSchedule.js';
  * entitlement grant during a store outage, until its purchase is validated or it ends.
  */
 export type SubscriptionStatus = 'trialing' | 'active' | 'grace' | 'paused' | 'temporary' | 'expired';
+
+/** How a subscription renews: at the store's periods, or on the Test Store's minutes (`testStoreSchedule.ts`). */
+export type RenewalSchedule = 'store' | 'test_store';
 
 /** What a refund undid, so a refund reversal can restore it. */
 export interface RefundRecord {
@@ -183,6 +188,165 @@ export interface World {
   readonly subscriptions: PMap<OwnerRef>;
   /** Every one-time purchase's owner, by transaction id. */
   readonly purchases: PMap<OwnerRef>;
-  /** What only API v2 reads and writes: webhook integrations, … (`apiParts.ts`). */
+  /** What the APIs read and write beside customers and the catalog: webhook integrations, … (`ApiParts`). */
   readonly api: ApiParts;
+}
+
+/** A product in the catalog. */
+export interface Product {
+  object: 'sim.product';
+  id: string;
+  type: 'subscription' | 'consumable';
+  period: string | number | null;
+  trial_period: string | number | null;
+  display_name: string;
+  price: number;
+  currency: string;
+  entitlement_ids: string[] | null;
+}
+
+/**
+ * The parts of the world beside customers and the catalog that the APIs read and write (webhook
+ * integrations, customer attributes, entitlements, offerings, receipts, placements, when products
+ * were created), in one field of the world: immutable data, replaced by a transition that changes them.
+ */
+export interface ApiParts {
+  /** Webhook integrations of every project, by id. */
+  readonly integrations: PMap<WebhookIntegrationRecord>;
+  /** Customer attributes, by `attributeKey(project, customer)`. */
+  readonly attributes: PMap<CustomerAttributes>;
+  /** Entitlements of every project, by id. */
+  readonly entitlements: PMap<EntitlementRecord>;
+  /** Entitlements granted to customers through API v2, by `attributeKey(project, customer)`. */
+  readonly granted: PMap<readonly GrantedEntitlement[]>;
+  /** When API v2 created a catalog product, by product id (products from /sim or options have none). */
+  readonly product_created_at: PMap<number>;
+  /** Each project's name and creation time, by project id (projects that a /sim write created implicitly have none). */
+  readonly projects: PMap<ProjectRecord>;
+  /** Offerings of every project, by id. */
+  readonly offerings: PMap<OfferingRecord>;
+  /** Packages of every offering, by id. */
+  readonly packages: PMap<PackageRecord>;
+  /** Each project's current offering id, by project id (absent: none is current). */
+  readonly current_offering: PMap<string>;
+  /** Offerings assigned to customers (`assign_offering`), by `attributeKey(project, customer)`. */
+  readonly offering_overrides: PMap<string>;
+  /** Customer portal tokens not yet used, by token. */
+  readonly portal_tokens: PMap<PortalToken>;
+  /** What each posted fetch token bought (API v1's receipts), by `project\u0000token`. */
+  readonly receipts: PMap<ReceiptRecord>;
+  /** Each project's placements (which offering each paywall placement shows), by project id. */
+  readonly placements: PMap<PlacementMap>;
+}
+
+/** One attribute: its value and when it last changed (a deleted attribute is not kept). */
+export interface AttributeValue {
+  value: string;
+  updated_at: number;
+}
+
+/** A customer's attributes by name, in the order they were first set. */
+export type CustomerAttributes = ReadonlyMap<string, AttributeValue>;
+
+/** A stored entitlement. */
+export interface EntitlementRecord {
+  id: string;
+  project_id: string;
+  lookup_key: string;
+  display_name: string;
+  created_at: number;
+  /** Attached catalog product ids, in attach order. */
+  product_ids: string[];
+  /** Creation order (listing order). */
+  seq: number;
+}
+
+/** One grant: which entitlement, until when (null: lifetime), since when, and the promotional purchase that carries it. */
+export interface GrantedEntitlement {
+  entitlement_id: string;
+  expires_at: number | null;
+  granted_at: number;
+  /** The promotional product the customer info and the webhooks name: `rc_promo_<lookup key>_<duration>`. */
+  product_id: string;
+  /** The grant's store transaction id (32 hex digits, as the billing service's promotional ones). */
+  transaction_id: string;
+}
+
+/** API v2's lower-case webhook event types (`WebhookEventType`). */
+export const WEBHOOK_EVENT_TYPES = [
+  'initial_purchase', 'renewal', 'product_change', 'cancellation', 'billing_issue', 'non_renewing_purchase',
+  'uncancellation', 'transfer', 'subscription_paused', 'expiration', 'subscription_extended', 'invoice_issuance',
+  'temporary_entitlement_grant', 'refund_reversed', 'virtual_currency_transaction',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A stored webhook integration. */
+export interface WebhookIntegrationRecord {
+  id: string;
+  project_id: string;
+  name: string;
+  url: string;
+  /** Sent verbatim as `Authorization`; never shown by the API. */
+  authorization_header: string | null;
+  /** Only events of this environment; null: both. */
+  environment: 'production' | 'sandbox' | null;
+  /** Only these event types; null: all. */
+  event_types: WebhookEventType[] | null;
+  app_id: string | null;
+  created_at: number;
+  /** Creation order (listing order). */
+  seq: number;
+}
+
+/** A project's name and when it was created (API v2's `Project` object carries both). */
+export interface ProjectRecord {
+  name: string;
+  created_at: number;
+}
+
+/** A stored offering (`is_current` is derived from the project's current offering). */
+export interface OfferingRecord {
+  id: string;
+  project_id: string;
+  lookup_key: string;
+  display_name: string;
+  metadata: Record<string, unknown> | null;
+  created_at: number;
+  /** Creation order (listing order). */
+  seq: number;
+}
+
+/** A stored package of an offering, with its products. */
+export interface PackageRecord {
+  id: string;
+  project_id: string;
+  offering_id: string;
+  lookup_key: string;
+  display_name: string;
+  position: number | null;
+  created_at: number;
+  products: { product_id: string; eligibility_criteria: EligibilityCriteria }[];
+  seq: number;
+}
+
+/** Which SDKs see a package's product (the document's `EligibilityCriteria`). */
+export type EligibilityCriteria = 'all' | 'google_sdk_lt_6' | 'google_sdk_ge_6';
+
+/** A portal token not yet used: whose subscription it manages. */
+export interface PortalToken {
+  project_id: string;
+  customer_id: string;
+  subscription_id: string;
+  issued_at: number;
+}
+
+/** Each placement's offering id (null: the placement shows no offering). */
+export type PlacementMap = Readonly<Record<string, string | null>>;
+
+/** What a posted fetch token bought. */
+export interface ReceiptRecord {
+  transaction_id: string;
+  /** The subscription it started, or null for a one-time purchase. */
+  subscription_id: string | null;
 }

@@ -3,11 +3,11 @@
  * project's offerings of API v2, each package with the product its app shows, the customer's current
  * offering (an assigned one wins), and placements falling back to it.
  */
-import { offeringFor, offeringsOf, type PackageRecord } from '../../sim/offerings.js';
+import { offeringFor, offeringsOf } from '../../sim/offerings.js';
+import type { PackageRecord, World } from '../../sim/world.js';
 import { packagesOf } from '../../sim/packages.js';
 import { placementsOf } from '../../sim/placements.js';
 import { pmapGet } from '../../sim/persistentMap.js';
-import type { World } from '../../sim/world.js';
 
 /** The product a package shows every SDK (`all`), else its first one; null when it has none. */
 export const packageProductOf = (pkg: PackageRecord): string | null =>

@@ -5,11 +5,10 @@
  * entitlements they unlock (expired ones included, each from the purchase reaching furthest), and
  * attributes for secret keys only.
  */
-import type { Product } from '../../sim/products.js';
+import type { Product, CustomerState, SubscriptionState, World } from '../../sim/world.js';
 import { attributesOf } from '../../sim/attributes.js';
 import { grantedTo } from '../../sim/grantedEntitlements.js';
 import { pmapGet } from '../../sim/persistentMap.js';
-import type { CustomerState, SubscriptionState, World } from '../../sim/world.js';
 import { isoV1, isoV1OrNull } from './v1Dates.js';
 
 /** Where a store's customers manage their subscriptions (null: no page the simulator knows). */

@@ -4,8 +4,7 @@
  * from the simulator's catalog in micros of the product's currency; a subscription's free trial is its
  * trial phase.
  */
-import type { Product } from '../../sim/products.js';
-import type { World } from '../../sim/world.js';
+import type { Product, World } from '../../sim/world.js';
 
 const MS_PER_DAY = 86_400_000;
 

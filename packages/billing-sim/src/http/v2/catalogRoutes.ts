@@ -3,7 +3,7 @@ import { createProductBodySchema } from '../../api/productResource.js';
 import { createEntitlementBodySchema, entitlementProductsBodySchema, toEntitlementResource, updateEntitlementBodySchema } from '../../api/entitlementResource.js';
 import { fail } from '../../sim/apiError.js';
 import { entitlementsOf, findEntitlement } from '../../sim/entitlements.js';
-import type { Product } from '../../sim/products.js';
+import type { Product } from '../../sim/world.js';
 import { readView } from '../../sim/queries.js';
 import { errorResponse, json, paginate, parseBody, respond } from '../httpTypes.js';
 import type { Route } from '../route.js';

@@ -10,8 +10,7 @@ import { appsOf } from '../../api/apps.js';
 import { toAppResource, type AppResource } from '../../api/projectResource.js';
 import { productCreatedAt } from '../../sim/apiProducts.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
-import type { EntitlementRecord } from '../../sim/entitlements.js';
-import type { Product } from '../../sim/products.js';
+import type { EntitlementRecord, Product } from '../../sim/world.js';
 
 /** The `Product` object of a catalog product, with the simulator's app (in the given project) when `withAppIn` is set. */
 export function productView(sim: BillingSimulator, p: Product, withAppIn?: string): ProductResource & { app?: AppResource } {

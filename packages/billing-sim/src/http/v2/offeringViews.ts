@@ -8,7 +8,8 @@ import { toProductResource } from '../../api/productResource.js';
 import { fail, ok, type Result } from '../../sim/apiError.js';
 import { productCreatedAt } from '../../sim/apiProducts.js';
 import type { BillingSimulator } from '../../sim/createSimulator.js';
-import { currentOfferingId, type OfferingRecord, type PackageRecord } from '../../sim/offerings.js';
+import { currentOfferingId } from '../../sim/offerings.js';
+import type { OfferingRecord, PackageRecord } from '../../sim/world.js';
 import { packagesOf } from '../../sim/packages.js';
 
 /**
