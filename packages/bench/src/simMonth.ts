@@ -46,7 +46,7 @@ const postS = (m: string, params?: object) => new Promise<any>((res, rej) => ses
 if (session && process.env.HEAP) { session.connect(); await postS('HeapProfiler.enable'); await postS('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: !!process.env.ALLOC, includeObjectsCollectedByMinorGC: !!process.env.ALLOC }); }
 else if (session) { session.connect(); await postS('Profiler.enable'); await postS('Profiler.setSamplingInterval', { interval: 200 }); await postS('Profiler.start'); }
 if (process.env.PURE) {
-  const { transition } = await import(process.env.SIM_PATH ? process.env.SIM_PATH.replace('index.ts','sim/transition.ts') : '@tenure/billing-sim');
+  const { transition } = await import(path);
   const w = sim.world();
   const c0 = process.cpuUsage(); const t1 = performance.now();
   if (process.env.TRACE) console.log('=== ADVANCE START');

@@ -4,12 +4,12 @@
  * where the value came from first: `BILLING_SIM_PORT (--port) must be …, got "abc"` for a variable,
  * `--port (BILLING_SIM_PORT) …` for a flag. Pure: the parsed flags and the environment in, values out.
  */
-import { createIntegrationBodySchema } from './api/integrationResource.js';
+import { createIntegrationBodySchema } from './v2/integrationResource.js';
 import { LOG_LEVELS, parseLogLevel, type LogLevel } from './cliLog.js';
 import type { RateLimitSettings } from './http/rateLimit/rateLimits.js';
-import { VIRTUAL_CLOCK_END } from './sim/clockBounds.js';
-import type { IntegrationInput } from './sim/integrations.js';
-import { MAX_PROJECT_ID_LENGTH } from './sim/projects.js';
+import { VIRTUAL_CLOCK_END } from './machine/clockBounds.js';
+import type { IntegrationInput } from './machine/integrations.js';
+import { MAX_PROJECT_ID_LENGTH } from './machine/projects.js';
 
 /** Each flag's environment variable (the options table of docs/billing-sim.md). */
 const VARIABLES = {

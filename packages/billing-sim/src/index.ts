@@ -5,21 +5,21 @@
  */
 
 // --- Simulator ---
-export { createBillingSimulator, DEFAULT_START } from './sim/createSimulator.js';
-export type { BillingSimulator, BillingSimulatorOptions } from './sim/createSimulator.js';
-export type { Job, JobKind } from './sim/clock.js';
-export type { ProductInput } from './sim/products.js';
-export type { Product } from './sim/world.js';
-export type { WebhookBody, VcAdjustment, SimEvent, VirtualCurrencyTransactionEvent } from './sim/webhookEvents.js';
+export { createBillingSimulator, DEFAULT_START } from './simulator/createSimulator.js';
+export type { BillingSimulator, BillingSimulatorOptions } from './simulator/createSimulator.js';
+export type { Job, JobKind } from './machine/clock.js';
+export type { ProductInput } from './machine/products.js';
+export type { Product } from './machine/world.js';
+export type { WebhookBody, VcAdjustment, SimEvent, VirtualCurrencyTransactionEvent } from './machine/webhookEvents.js';
 
 // --- The machine ---
-export { transition } from './sim/transition.js';
-export type { TransitionOutcome, TransitionOptions } from './sim/transition.js';
-export type { EventLog } from './sim/eventLog.js';
-export type { SimCommand, SimCommandType, CommandOf, CommandValues } from './sim/commands.js';
-export type { CreditChange } from './sim/context.js';
-export { createWorld } from './sim/createWorld.js';
-export { IDEMPOTENCY_TTL_MS } from './sim/idempotency.js';
+export { transition } from './machine/transition.js';
+export type { TransitionOutcome, TransitionOptions } from './machine/transition.js';
+export type { EventLog } from './machine/eventLog.js';
+export type { SimCommand, SimCommandType, CommandOf, CommandValues } from './machine/commands.js';
+export type { CreditChange } from './machine/context.js';
+export { createWorld } from './machine/createWorld.js';
+export { IDEMPOTENCY_TTL_MS } from './machine/idempotency.js';
 export type {
   World,
   EventSettings,
@@ -31,33 +31,33 @@ export type {
   IdempotencyRecord,
   ProjectState,
   OwnerRef,
-} from './sim/world.js';
-export { VIRTUAL_CLOCK_END } from './sim/clockBounds.js';
-export { lookupKey } from './sim/idempotency.js';
-export { customerIn, customersOf, subscriptionIn } from './sim/queries.js';
-export { pendingJobs } from './sim/clock.js';
-export { pmapGet, pmapForEach, pmapValues } from './sim/persistentMap.js';
-export type { PMap } from './sim/persistentMap.js';
-export { pvecGet, pvecForEach } from './sim/persistentVector.js';
-export type { PVec } from './sim/persistentVector.js';
-export { storedCustomer, forEachCustomer } from './sim/worldCustomers.js';
-export { STATUS_BY_ERROR_TYPE, toErrorResponse } from './sim/apiError.js';
-export type { ApiError, ApiErrorType, ErrorEnvelope, Result } from './sim/apiError.js';
+} from './machine/world.js';
+export { VIRTUAL_CLOCK_END } from './machine/clockBounds.js';
+export { lookupKey } from './machine/idempotency.js';
+export { customerIn, customersOf, subscriptionIn } from './machine/queries.js';
+export { pendingJobs } from './machine/clock.js';
+export { pmapGet, pmapForEach, pmapValues } from './machine/persistentMap.js';
+export type { PMap } from './machine/persistentMap.js';
+export { pvecGet, pvecForEach } from './machine/persistentVector.js';
+export type { PVec } from './machine/persistentVector.js';
+export { storedCustomer, forEachCustomer } from './machine/worldCustomers.js';
+export { STATUS_BY_ERROR_TYPE, toErrorResponse } from './machine/apiError.js';
+export type { ApiError, ApiErrorType, ErrorEnvelope, Result } from './machine/apiError.js';
 
 // --- HTTP ---
 export { createRequestHandler, ROUTES } from './http/handleRequest.js';
 export type { HandlerOptions } from './http/handleRequest.js';
 export { RATE_LIMITS, createRateLimiter } from './http/rateLimit/rateLimits.js';
 export type { RateDomain, RateLimitSettings, RateLimiter, RateDecision } from './http/rateLimit/rateLimits.js';
-export { webhookIntegrationsOf, integrationTargets } from './sim/integrations.js';
-export type { IntegrationTarget } from './sim/integrations.js';
-export { WEBHOOK_EVENT_TYPES } from './sim/world.js';
-export type { WebhookIntegrationRecord, WebhookEventType } from './sim/world.js';
-export { projectExists, projectIds } from './sim/projects.js';
-export { overviewMetrics } from './api/overviewMetrics.js';
-export type { OverviewMetric } from './api/overviewMetrics.js';
-export { offeringsOf, offeringFor } from './sim/offerings.js';
-export type { OfferingRecord, PackageRecord } from './sim/world.js';
+export { webhookIntegrationsOf, integrationTargets } from './machine/integrations.js';
+export type { IntegrationTarget } from './machine/integrations.js';
+export { WEBHOOK_EVENT_TYPES } from './machine/world.js';
+export type { WebhookIntegrationRecord, WebhookEventType } from './machine/world.js';
+export { projectExists, projectIds } from './machine/projects.js';
+export { overviewMetrics } from './v2/overviewMetrics.js';
+export type { OverviewMetric } from './v2/overviewMetrics.js';
+export { offeringsOf, offeringFor } from './machine/offerings.js';
+export type { OfferingRecord, PackageRecord } from './machine/world.js';
 export type { SimRequest, SimResponse } from './http/httpTypes.js';
 export { createBillingSimApp } from './http/createBillingSimApp.js';
 export { toNodeListener } from './http/nodeListener.js';

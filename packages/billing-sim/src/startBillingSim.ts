@@ -9,7 +9,7 @@ import { createRequestHandler } from './http/handleRequest.js';
 import { edgeErrorResponse, type SimRequest } from './http/httpTypes.js';
 import { toNodeListener } from './http/nodeListener.js';
 import type { RateLimitSettings } from './http/rateLimit/rateLimits.js';
-import { createBillingSimulator, type BillingSimulator, type BillingSimulatorOptions } from './sim/createSimulator.js';
+import { createBillingSimulator, type BillingSimulator, type BillingSimulatorOptions } from './simulator/createSimulator.js';
 
 export interface StartOptions extends BillingSimulatorOptions {
   port?: number;

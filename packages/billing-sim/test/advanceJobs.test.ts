@@ -2,7 +2,7 @@
 // expires inside the same advance, a resumed pause renews again, a grace period ends.
 import { balancesOf } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
-import { toProduct } from '../src/sim/products.js';
+import { toProduct } from '../src/machine/products.js';
 import { createWorld, customerIn, transition, type SimCommand, type World } from '../src/index.js';
 
 const WEEK = 7 * 86_400_000;

@@ -3,11 +3,11 @@
 // positions read right across chunks and logs.
 import { describe, expect, it } from 'vitest';
 import { prefixedHex, seededRandom, uuidFrom } from '../src/internal/random.js';
-import { createEventHistory } from '../src/sim/eventHistory.js';
-import { createEventLog } from '../src/sim/eventLog.js';
+import { createEventHistory } from '../src/simulator/eventHistory.js';
+import { createEventLog } from '../src/machine/eventLog.js';
 import { createBillingSimulator, customerIn } from '../src/index.js';
 import type { WebhookBody } from '../src/index.js';
-import { toProduct } from '../src/sim/products.js';
+import { toProduct } from '../src/machine/products.js';
 
 /** A real customer, subscription and product, from a simulator. */
 function owner() {

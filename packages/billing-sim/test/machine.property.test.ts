@@ -4,9 +4,9 @@
 import { ACCESS_RANK, EVENT_PRECEDENCE, HANDLED_EVENT_TYPES, SUBSCRIBER_STATES, compareIds, foldEventsByCustomer, isLaterKey, parseWebhook, virtualCurrencyTransactionEventSchema, type EventKey, type HandledEvent, type SubscriberState } from '@tenure/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PurchaseOutcome } from '../src/sim/lifecycle.js';
-import { toProduct } from '../src/sim/products.js';
-import { JOB_RANK } from '../src/sim/clock.js';
+import type { PurchaseOutcome } from '../src/machine/lifecycle.js';
+import { toProduct } from '../src/machine/products.js';
+import { JOB_RANK } from '../src/machine/clock.js';
 import { createWorld, customerIn, pendingJobs, subscriptionIn, transition, type Job, type SimCommand, type SubscriptionState, type WebhookBody, type World } from '../src/index.js';
 
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@
 // of sets and removes, and every earlier version unchanged.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyPMap, pmapForEach, pmapGet, pmapRemove, pmapSet, pmapSetAll, pmapValues, type PMap } from '../src/sim/persistentMap.js';
+import { emptyPMap, pmapForEach, pmapGet, pmapRemove, pmapSet, pmapSetAll, pmapValues, type PMap } from '../src/machine/persistentMap.js';
 
 // 'k32728' and 'k261234' have the same 32-bit hash: they share a bucket at the bottom of the trie.
 const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'toString', '', 'k32728', 'k261234'), fc.string({ maxLength: 6 }), fc.nat(5000).map((n) => `user_${n}`));

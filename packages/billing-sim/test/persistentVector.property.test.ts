@@ -3,7 +3,7 @@
 // iteration in index order, and every earlier version unchanged.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyPVec, pvecForEach, pvecGet, pvecSetAll, type PVec } from '../src/sim/persistentVector.js';
+import { emptyPVec, pvecForEach, pvecGet, pvecSetAll, type PVec } from '../src/machine/persistentVector.js';
 
 const contents = (v: PVec<number>) => {
   const out: [number, number][] = [];

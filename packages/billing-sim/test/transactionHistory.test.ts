@@ -2,8 +2,8 @@
 // still sees: a renewal adds one node to a persistent list, so a world a later one was made from
 // lists only its own transactions, and two futures of one world do not see each other's.
 import { describe, expect, it } from 'vitest';
-import { subscriptionTransactions } from '../src/api/transactionResource.js';
-import { toProduct } from '../src/sim/products.js';
+import { subscriptionTransactions } from '../src/v2/transactionResource.js';
+import { toProduct } from '../src/machine/products.js';
 import { createWorld, subscriptionIn, transition, type SimCommand, type World } from '../src/index.js';
 
 const WEEK = 7 * 86_400_000;

@@ -3,7 +3,7 @@ import { seededRandom } from '../internal/random.js';
 import { NO_FAULTS, type WebhookConfig } from './deliveryConfig.js';
 import { createOutbox, type DeliveryRecord } from './createOutbox.js';
 import { createManualScheduler } from './scheduler.js';
-import type { WebhookBody } from '../sim/webhookEvents.js';
+import type { WebhookBody } from '../machine/webhookEvents.js';
 
 const body = (i: number): WebhookBody =>
   ({ api_version: '1.0', event: { type: 'RENEWAL', id: `E${i}`, event_timestamp_ms: i, environment: 'SANDBOX' } }) as unknown as WebhookBody;

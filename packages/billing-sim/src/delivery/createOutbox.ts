@@ -6,7 +6,7 @@
  * delays, drops) from a seeded PRNG.
  */
 import type { Random } from '../internal/random.js';
-import type { WebhookBody } from '../sim/webhookEvents.js';
+import type { WebhookBody } from '../machine/webhookEvents.js';
 import type { WebhookConfig } from './deliveryConfig.js';
 import { createItemQueue } from './itemQueue.js';
 import type { Scheduler } from './scheduler.js';

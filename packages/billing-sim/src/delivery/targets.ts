@@ -3,7 +3,7 @@
  * the world holds them) and the filters each one applies, as API v2's webhook integrations define
  * them (`environment`, `event_types`).
  */
-import type { WebhookBody } from '../sim/webhookEvents.js';
+import type { WebhookBody } from '../machine/webhookEvents.js';
 import type { WebhookConfig, WebhookEnvironment } from './deliveryConfig.js';
 
 /** One place events are POSTed to, with its Authorization value and filters. */

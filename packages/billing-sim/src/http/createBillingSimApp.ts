@@ -1,7 +1,7 @@
 /** The Express 5 binding of the request handler: read the raw body, answer with the handler's result. */
 import { decodeUtf8, edgeProblem, flattenHeaders, headerValue, parseRequestTarget, trailingSlashLocation } from '@tenure/http-edge';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import type { BillingSimulator } from '../sim/createSimulator.js';
+import type { BillingSimulator } from '../simulator/createSimulator.js';
 import { createRequestHandler, type HandlerOptions } from './handleRequest.js';
 import { edgeErrorResponse, type SimResponse } from './httpTypes.js';
 import { isMetricsRequest } from '../metrics/metricsEndpoint.js';

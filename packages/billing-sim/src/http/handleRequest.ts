@@ -3,16 +3,16 @@
  * the billing service's error envelope for everything that goes wrong (never a 500 on bad input).
  */
 import { createSecretMatcher } from '@tenure/http-edge';
-import { fail } from '../sim/apiError.js';
-import type { BillingSimulator } from '../sim/createSimulator.js';
+import { fail } from '../machine/apiError.js';
+import type { BillingSimulator } from '../simulator/createSimulator.js';
 import { errorResponse, json, type SimRequest, type SimResponse } from './httpTypes.js';
 import { buildOpenApi } from './openapi.js';
 import { createRateLimiter, type RateLimitSettings } from './rateLimit/rateLimits.js';
 import { compilePattern, createRouteFinder, type Route } from './route.js';
-import { simRoutes } from './simRoutes.js';
+import { simRoutes } from '../control/simRoutes.js';
 import { simApiRoutes, v2Routes } from './v2Routes.js';
 import { v1Routes } from './v1Routes.js';
-import { createV1Dispatcher, isV1Path } from './v1/v1Route.js';
+import { createV1Dispatcher, isV1Path } from '../v1/v1Route.js';
 import { createMetricsEndpoint, type MetricsEndpoint } from '../metrics/metricsEndpoint.js';
 import { createSimMetrics } from '../metrics/simMetrics.js';
 

@@ -2,7 +2,7 @@
 import { SINGULAR_PRODUCT_ID_MESSAGE } from '@tenure/core';
 import { fieldOf, type EdgeProblem } from '@tenure/http-edge';
 import type { z } from 'zod';
-import { fail, ok, toErrorResponse, type ApiError, type Result } from '../sim/apiError.js';
+import { fail, ok, toErrorResponse, type ApiError, type Result } from '../machine/apiError.js';
 
 export interface SimRequest {
   method: string;

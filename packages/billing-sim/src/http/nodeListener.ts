@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkRequestHead, DEFAULT_BODY_LIMIT, edgeProblem, flattenHeaders, headerValue, readText, sendJson } from '@tenure/http-edge';
-import { fail } from '../sim/apiError.js';
+import { fail } from '../machine/apiError.js';
 import { edgeErrorResponse, errorResponse, type SimRequest, type SimResponse } from './httpTypes.js';
 import { isMetricsRequest, type MetricsEndpoint } from '../metrics/metricsEndpoint.js';
 import { answerSimPage } from '../page/answerSimPage.js';

@@ -2,7 +2,7 @@
 import { virtualCurrencyCreateSchema, virtualCurrencyTransactionEventSchema, virtualCurrencyUpdateSchema, webhookBodySchema } from '@tenure/core';
 import { z } from 'zod';
 import { webhookConfigSchema } from '../delivery/deliveryConfig.js';
-import { productInputSchema } from '../sim/products.js';
+import { productInputSchema } from '../machine/products.js';
 import type { Route } from './route.js';
 import {
   advanceBodySchema,
@@ -13,13 +13,13 @@ import {
   purchaseBodySchema,
   resetBodySchema,
   setBalancesBodySchema,
-} from './simSchemas.js';
-import { createIntegrationBodySchema, updateIntegrationBodySchema } from '../api/integrationResource.js';
-import { createEntitlementBodySchema, entitlementProductsBodySchema, updateEntitlementBodySchema } from '../api/entitlementResource.js';
-import { setAttributesBodySchema } from '../api/attributeResource.js';
-import { createCustomerBodySchema } from '../api/customerResource.js';
-import { createProductBodySchema } from '../api/productResource.js';
-import { createProjectV2BodySchema } from '../api/projectResource.js';
+} from '../control/simSchemas.js';
+import { createIntegrationBodySchema, updateIntegrationBodySchema } from '../v2/integrationResource.js';
+import { createEntitlementBodySchema, entitlementProductsBodySchema, updateEntitlementBodySchema } from '../v2/entitlementResource.js';
+import { setAttributesBodySchema } from '../v2/attributeResource.js';
+import { createCustomerBodySchema } from '../v2/customerResource.js';
+import { createProductBodySchema } from '../v2/productResource.js';
+import { createProjectV2BodySchema } from '../v2/projectResource.js';
 import {
   attachPackageProductsBodySchema,
   createOfferingBodySchema,
@@ -27,10 +27,10 @@ import {
   detachPackageProductsBodySchema,
   updateOfferingBodySchema,
   updatePackageBodySchema,
-} from '../api/offeringResource.js';
-import { assignOfferingBodySchema } from './v2/offeringRoutes.js';
-import { placementsBodySchema } from './v2/placementRoutes.js';
-import { grantBodySchema, revokeBodySchema, transferBodySchema } from './v2/customerRoutes.js';
+} from '../v2/offeringResource.js';
+import { assignOfferingBodySchema } from '../v2/offeringRoutes.js';
+import { placementsBodySchema } from '../control/placementRoutes.js';
+import { grantBodySchema, revokeBodySchema, transferBodySchema } from '../v2/customerRoutes.js';
 import { adjustmentsBodySchema, createProjectBodySchema } from './v2Routes.js';
 
 const VC = '/v2/projects/:project_id/virtual_currencies';

@@ -1,5 +1,5 @@
 /** A route of the simulator's HTTP surface, and the matcher from `:param` patterns. */
-import type { BillingSimulator } from '../sim/createSimulator.js';
+import type { BillingSimulator } from '../simulator/createSimulator.js';
 import type { RouteInput, SimResponse } from './httpTypes.js';
 import type { RateDomain } from './rateLimit/rateLimits.js';
 

@@ -4,7 +4,7 @@
  * which the handler carries, before calling the handler.
  */
 import type { SecretMatcher } from '@tenure/http-edge';
-import { fail, toErrorResponse } from '../sim/apiError.js';
+import { fail, toErrorResponse } from '../machine/apiError.js';
 import type { SimMetrics } from './simMetrics.js';
 
 /** A finished answer: status, headers and the body text. */

@@ -7,7 +7,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DeliveryOutcome } from '../delivery/createOutbox.js';
 import type { RateDomain } from '../http/rateLimit/rateLimits.js';
-import type { BillingSimulator } from '../sim/createSimulator.js';
+import type { BillingSimulator } from '../simulator/createSimulator.js';
 
 /** Webhook attempt durations in seconds: 1 ms to 30 s (the real service waits up to a minute). */
 const DELIVERY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

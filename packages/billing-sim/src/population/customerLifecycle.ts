@@ -3,12 +3,12 @@
  * of the window: at each period the model draws what happens in it (a cancellation, maybe undone; a
  * refund; a planned pause; a plan change; nothing) and at its end whether the charge goes through,
  * fails and recovers in grace, or fails for good. Every step is the simulator's own operation
- * (`sim/subscriptionOps.ts`, `sim/cycles.ts`), run at its instant, so the webhooks are exactly the
+ * (`machine/subscriptionOps.ts`, `machine/cycles.ts`), run at its instant, so the webhooks are exactly the
  * simulator's. After the last subscription ends, a win-back purchase may start another.
  */
 import { addDuration } from '../internal/duration.js';
-import { expireNow, failChargeNow, pauseNow, renewNow, resumeNow } from '../sim/cycles.js';
-import type { CustomerState, SubscriptionState } from '../sim/world.js';
+import { expireNow, failChargeNow, pauseNow, renewNow, resumeNow } from '../machine/cycles.js';
+import type { CustomerState, SubscriptionState } from '../machine/world.js';
 import {
   cancelSubscription,
   changeSubscriptionProduct,
@@ -18,7 +18,7 @@ import {
   recoverSubscription,
   refundSubscription,
   uncancelSubscription,
-} from '../sim/subscriptionOps.js';
+} from '../machine/subscriptionOps.js';
 import type { CustomerTraits } from './customerTraits.js';
 import { drawPlan } from './customerTraits.js';
 import { ceilMinute, chance, DAY_MS, exponentialWait, integerIn, minuteInside, MINUTE_MS, MONTH_MS, withinMonths, type Uniform } from './draws.js';

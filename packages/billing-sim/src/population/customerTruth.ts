@@ -3,7 +3,7 @@
  * checking an evaluation against (did it churn, when, why; how likely it was to).
  */
 import { ACCESS_RANK, type SubscriberState } from '@tenure/core';
-import type { CustomerState, SubscriptionState } from '../sim/world.js';
+import type { CustomerState, SubscriptionState } from '../machine/world.js';
 import type { Ending, LifecycleOutcome } from './customerLifecycle.js';
 import type { CustomerTraits } from './customerTraits.js';
 

@@ -5,7 +5,7 @@
  * for byte, and customer `i` does not depend on how many come after it.
  */
 import { addDuration } from '../internal/duration.js';
-import type { WebhookBody } from '../sim/webhookEvents.js';
+import type { WebhookBody } from '../machine/webhookEvents.js';
 import { drawActivity } from './customerActivity.js';
 import { customerStream } from './customerStreams.js';
 import { walkCustomer, type LifecycleMarks } from './customerLifecycle.js';

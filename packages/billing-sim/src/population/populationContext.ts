@@ -5,12 +5,12 @@
  * time, so a population of any size holds one customer's state.
  */
 import { emptyLedger } from '@tenure/core';
-import { beginDraft, type SimContext } from '../sim/context.js';
-import { createEventLog, type EventLogWriter } from '../sim/eventLog.js';
-import { pmapSet } from '../sim/persistentMap.js';
-import { toProduct } from '../sim/products.js';
-import type { Product, CustomerState, EventSettings, World } from '../sim/world.js';
-import { createWorld, emptyProject } from '../sim/createWorld.js';
+import { beginDraft, type SimContext } from '../machine/context.js';
+import { createEventLog, type EventLogWriter } from '../machine/eventLog.js';
+import { pmapSet } from '../machine/persistentMap.js';
+import { toProduct } from '../machine/products.js';
+import type { Product, CustomerState, EventSettings, World } from '../machine/world.js';
+import { createWorld, emptyProject } from '../machine/createWorld.js';
 import type { Uniform } from './draws.js';
 import { populationProducts, type PopulationModel } from './populationModel.js';
 

@@ -10,7 +10,7 @@ import { createOutbox, type Outbox } from '../delivery/createOutbox.js';
 import { FAST_RETRY_SCHEDULE_MS, NO_FAULTS, type WebhookConfig } from '../delivery/deliveryConfig.js';
 import { realScheduler } from '../delivery/scheduler.js';
 import { httpTransport, type Transport } from '../delivery/transport.js';
-import type { WebhookBody } from '../sim/webhookEvents.js';
+import type { WebhookBody } from '../machine/webhookEvents.js';
 
 /** Events queued before the generator waits for them to be answered. */
 const BATCH = 2_000;

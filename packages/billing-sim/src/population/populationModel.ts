@@ -4,7 +4,7 @@
  * price, billing failures and engagement, and the app activity around them. docs/billing-sim.md
  * (Populations) has the table; every number lives here.
  */
-import type { ProductInput } from '../sim/products.js';
+import type { ProductInput } from '../machine/products.js';
 
 /** A plan customers buy: a subscription product of the catalog and its share of first purchases. */
 export interface PopulationPlan {

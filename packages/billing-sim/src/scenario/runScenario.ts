@@ -1,8 +1,8 @@
 /** Replays a scenario against a fresh simulator through the framework-free request handler. */
 import { balancesOf } from '@tenure/core';
 import { createRequestHandler } from '../http/handleRequest.js';
-import { createBillingSimulator, type BillingSimulator, type BillingSimulatorOptions } from '../sim/createSimulator.js';
-import { customerIn } from '../sim/queries.js';
+import { createBillingSimulator, type BillingSimulator, type BillingSimulatorOptions } from '../simulator/createSimulator.js';
+import { customerIn } from '../machine/queries.js';
 import { scenarioSchema, type Scenario, type ScenarioStep } from './scenarioSchema.js';
 
 export interface StepResult {

@@ -2,7 +2,7 @@
 // fraction) for every instant, inside and outside the four-digit years.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoV1 } from '../../src/api/v1/v1Dates.js';
+import { isoV1 } from '../../src/v1/v1Dates.js';
 
 const byDate = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 const writesAsDate = (ms: number) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startReceiver } from '../helpers.js';
-import { webhookIntegrationsOf } from '../../src/sim/integrations.js';
+import { webhookIntegrationsOf } from '../../src/machine/integrations.js';
 import { main } from '../../src/cliMain.js';
 
 const io = () => {

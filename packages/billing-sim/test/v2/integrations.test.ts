@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { integrationTargets, webhookIntegrationsOf } from '../../src/sim/integrations.js';
+import { integrationTargets, webhookIntegrationsOf } from '../../src/machine/integrations.js';
 import { startApp, type TestApp } from '../helpers.js';
 
 let app: TestApp;

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pmapGet, pmapValues } from '../../src/sim/persistentMap.js';
-import { toProduct } from '../../src/sim/products.js';
+import { pmapGet, pmapValues } from '../../src/machine/persistentMap.js';
+import { toProduct } from '../../src/machine/products.js';
 import { createWorld, transition, type SimCommand, type World } from '../../src/index.js';
 
 const SETTINGS = { app_id: 'app_sim', store: 'TEST_STORE', environment: 'SANDBOX' as const, default_project_id: 'p1', country_code: 'US' };

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toSubscriptionResource } from '../../src/api/subscriptionResource.js';
-import { toProduct } from '../../src/sim/products.js';
+import { toSubscriptionResource } from '../../src/v2/subscriptionResource.js';
+import { toProduct } from '../../src/machine/products.js';
 import { createWorld, customersOf, overviewMetrics, transition, type SimCommand, type World } from '../../src/index.js';
 
 const DAY = 86_400_000;
