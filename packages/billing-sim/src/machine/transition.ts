@@ -62,8 +62,9 @@ export interface TransitionOptions {
 
 /**
  * Applies one command to the working copy: one exhaustive match over the command union (a new
- * command type fails to compile until it is handled here). ts-pattern's dispatch costs about 1 µs,
- * nothing beside a request; the per-event hot paths in the core use switches instead.
+ * command type fails to compile until it is handled here). ts-pattern's dispatch costs 4-15 µs by the
+ * command's place in the chain (docs/architecture.md), once per API write; the clock's jobs and the
+ * core's per-event hot paths use switches instead.
  */
 function apply(ctx: SimContext, command: SimCommand): Result<CommandValues[SimCommandType]> {
   return match<SimCommand, Result<CommandValues[SimCommandType]>>(command)
