@@ -18,10 +18,18 @@ import { ms, printTable } from './store/latency.js';
 import { syntheticWebhookStrings } from './syntheticEvents.js';
 
 const CONNECTIONS = 50;
-const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3);
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 
-interface Target {
+/** What `runServerBench` loads: by default every target, the durations and bodies from the environment. */
+export interface ServerBenchOptions {
+  /** Only these targets (the baseline, `bare`, first); every one by default. */
+  keys?: readonly Target['key'][];
+  warmupSeconds?: number;
+  seconds?: number;
+  /** The bodies to post, distinct event ids (by default `BENCH_HTTP_BODIES` synthetic ones, 600 k). */
+  bodies?: readonly string[];
+}
+
+export interface Target {
   name: string;
   key: 'bare' | 'express' | 'memory' | 'sqlite' | 'postgres' | 'postgres2';
   /** Starts the target's processes (one per replica). */
@@ -68,15 +76,15 @@ function targets(postgresUrl: string | undefined): Target[] {
   ];
 }
 
-async function measureTarget(target: Target, bodies: readonly string[]): Promise<HttpResult> {
+async function measureTarget(target: Target, bodies: readonly string[], warmupSeconds: number, seconds: number): Promise<HttpResult> {
   const running = await target.start();
   try {
     const urls = running.map((r) => r.url);
     const source = bodySource(bodies);
-    await postWebhooks(urls, source, { seconds: WARMUP_SECONDS, connections: CONNECTIONS });
+    await postWebhooks(urls, source, { seconds: warmupSeconds, connections: CONNECTIONS });
     const cpuBefore = running.reduce((n, r) => n + r.cpuMicros(), 0);
     const machineBefore = machineJiffies();
-    const result = await postWebhooks(urls, source, { seconds: SECONDS, connections: CONNECTIONS });
+    const result = await postWebhooks(urls, source, { seconds, connections: CONNECTIONS });
     const machineAfter = machineJiffies();
     const cpu = running.reduce((n, r) => n + r.cpuMicros(), 0) - cpuBefore;
     return {
@@ -96,14 +104,18 @@ async function measureTarget(target: Target, bodies: readonly string[]): Promise
 }
 
 /** Runs the webhook ingest bench on every target and prints the table and the bars. */
-export async function runServerBench(): Promise<HttpResult[]> {
+export async function runServerBench(options: ServerBenchOptions = {}): Promise<HttpResult[]> {
+  const warmupSeconds = options.warmupSeconds ?? Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3);
+  const seconds = options.seconds ?? Number(process.env['BENCH_SECONDS'] ?? 10);
   // Distinct event ids, so the service does real work (a repeated id would be a cheap duplicate).
-  const bodies = syntheticWebhookStrings(Number(process.env['BENCH_HTTP_BODIES'] ?? 600_000));
-  const postgresUrl = benchDatabaseUrl();
-  console.log(`\nserver (webhook ingest): ${CONNECTIONS} connections, ${WARMUP_SECONDS}s warm-up then ${SECONDS}s per target, ~1 KB real-format bodies, a fresh store per target`);
-  if (postgresUrl === undefined) noticeNoPostgres('server');
+  const bodies = options.bodies ?? syntheticWebhookStrings(Number(process.env['BENCH_HTTP_BODIES'] ?? 600_000));
+  const keys = options.keys;
+  const wantsPostgres = keys === undefined || keys.some((k) => k.startsWith('postgres'));
+  const postgresUrl = wantsPostgres ? benchDatabaseUrl() : undefined;
+  console.log(`\nserver (webhook ingest): ${CONNECTIONS} connections, ${warmupSeconds}s warm-up then ${seconds}s per target, ~1 KB real-format bodies, a fresh store per target`);
+  if (postgresUrl === undefined && wantsPostgres) noticeNoPostgres('server');
   const results: HttpResult[] = [];
-  for (const target of targets(postgresUrl)) results.push(await measureTarget(target, bodies));
+  for (const target of targets(postgresUrl)) if (keys === undefined || keys.includes(target.key)) results.push(await measureTarget(target, bodies, warmupSeconds, seconds));
   const base = results[0]!;
   const by = (key: Target['key']) => results.find((r) => r.key === key);
   printTable(

@@ -12,7 +12,8 @@ import { createBillingSimulator, createRequestHandler, DEFAULT_CONCURRENCY, type
 import { startServe } from './http/serveTarget.js';
 import { WEBHOOK_AUTH } from './http/webhookLoad.js';
 
-interface SimRun {
+/** One month of `runMonth`: its set-up, advance and delivery times, and `JSON.stringify` of its bodies. */
+export interface SimRun {
   subscriptions: number;
   setupMs: number;
   advanceMs: number;
@@ -23,7 +24,11 @@ interface SimRun {
   stringifyMs: number;
 }
 
-async function runMonth(subscriptions: number, transport: Transport, url: string, concurrency = DEFAULT_CONCURRENCY, authorization: string | null = null): Promise<SimRun> {
+/**
+ * Given a number of monthly subscriptions and where to deliver, buys them, advances the clock one
+ * month and waits until every event is delivered; returns the times and the baseline's.
+ */
+export async function runMonth(subscriptions: number, transport: Transport, url: string, concurrency = DEFAULT_CONCURRENCY, authorization: string | null = null): Promise<SimRun> {
   const sim = createBillingSimulator({ seed: 'bench', webhook: { url, retry_schedule: 'fast', concurrency, authorization }, transport });
   const handle = createRequestHandler(sim);
   const post = (path: string, body: unknown) => {

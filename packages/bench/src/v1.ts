@@ -16,10 +16,14 @@ import { runTarget, type RunningTarget } from './http/runTarget.js';
 import { ms, printTable } from './store/latency.js';
 
 const CONNECTIONS = 50;
-const CUSTOMERS = Number(process.env['BENCH_V1_CUSTOMERS'] ?? 10_000);
-const ROUNDS = Number(process.env['BENCH_V1_ROUNDS'] ?? 3);
-const SECONDS = Number(process.env['BENCH_V1_SECONDS'] ?? 5);
-const WARMUP_SECONDS = Number(process.env['BENCH_V1_WARMUP_SECONDS'] ?? 2);
+
+/** The v1 bench's sizes: by default from the environment (10,000 customers, 3 rounds of 5 s, 2 s warm-up). */
+export interface V1BenchOptions {
+  customers?: number;
+  rounds?: number;
+  seconds?: number;
+  warmupSeconds?: number;
+}
 /** In development mode any key without a public prefix is the secret key: what a backend sends. */
 const AUTHORIZATION = `Bearer ${process.env['BENCH_V1_KEY'] ?? 'sk_bench'}`;
 const BAR = 0.3;
@@ -38,8 +42,8 @@ interface Measured {
 }
 
 /** The subscriber paths, dealt round robin across connections (and across runs). */
-function subscriberPaths(): () => string {
-  const paths = Array.from({ length: CUSTOMERS }, (_, i) => `/v1/subscribers/user_${i}`);
+function subscriberPaths(customers: number): () => string {
+  const paths = Array.from({ length: customers }, (_, i) => `/v1/subscribers/user_${i}`);
   let next = 0;
   return () => paths[next++ % paths.length]!;
 }
@@ -65,11 +69,11 @@ async function measure(target: RunningTarget, nextPath: () => string, seconds: n
 }
 
 /** Reads every customer's info once (each must be there: 200), and returns the body of median size. */
-async function medianBody(url: string): Promise<string> {
-  const bodies: string[] = new Array(CUSTOMERS);
+async function medianBody(url: string, customers: number): Promise<string> {
+  const bodies: string[] = new Array(customers);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < CUSTOMERS; i = next++) {
+    for (let i = next++; i < customers; i = next++) {
       const res = await fetch(`${url}/v1/subscribers/user_${i}`, { headers: { authorization: AUTHORIZATION } });
       if (res.status !== 200) throw new Error(`user_${i}: ${res.status} ${await res.text()}`);
       bodies[i] = await res.text();
@@ -80,31 +84,35 @@ async function medianBody(url: string): Promise<string> {
   return bySize[bySize.length >> 1]!;
 }
 
-/** Runs the API v1 bench and prints each round, the medians and the bar. */
-export async function runV1Bench(): Promise<void> {
+/** Runs the API v1 bench, prints each round, the medians and the bar; returns the median ratio to the bare server. */
+export async function runV1Bench(options: V1BenchOptions = {}): Promise<number> {
+  const customers = options.customers ?? Number(process.env['BENCH_V1_CUSTOMERS'] ?? 10_000);
+  const roundCount = options.rounds ?? Number(process.env['BENCH_V1_ROUNDS'] ?? 3);
+  const seconds = options.seconds ?? Number(process.env['BENCH_V1_SECONDS'] ?? 5);
+  const warmupSeconds = options.warmupSeconds ?? Number(process.env['BENCH_V1_WARMUP_SECONDS'] ?? 2);
   console.log(
-    `\nv1 (GET /v1/subscribers/{id}): ${CUSTOMERS.toLocaleString('en')} customers, ${CONNECTIONS} connections, ids round robin; ` +
-      `${WARMUP_SECONDS}s warm-up each, then ${ROUNDS} alternated rounds of ${SECONDS}s per target` +
+    `\nv1 (GET /v1/subscribers/{id}): ${customers.toLocaleString('en')} customers, ${CONNECTIONS} connections, ids round robin; ` +
+      `${warmupSeconds}s warm-up each, then ${roundCount} alternated rounds of ${seconds}s per target` +
       (process.env['BENCH_V1_FOLLOW_WALL_CLOCK'] === '1' ? '; the virtual clock following the wall clock' : ''),
   );
   const fromSource = process.env['BENCH_FROM_SOURCE'] === '1' ? ['--conditions=@tenure/source'] : [];
   const profile = process.env['BENCH_V1_PROFILE'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_V1_PROFILE']}`];
   const started = performance.now();
-  const sim = await runTarget([...fromSource, ...profile, '--import', 'tsx', here('./http/targets/simV1Target.ts')], { BENCH_V1_CUSTOMERS: String(CUSTOMERS) }, 0);
+  const sim = await runTarget([...fromSource, ...profile, '--import', 'tsx', here('./http/targets/simV1Target.ts')], { BENCH_V1_CUSTOMERS: String(customers) }, 0);
   let bare: RunningTarget | undefined;
   try {
     console.log(`  simulator up with its world in ${((performance.now() - started) / 1000).toFixed(1)} s (process start included)`);
-    const body = await medianBody(sim.url);
+    const body = await medianBody(sim.url, customers);
     console.log(`  every customer answered 200; the bare server answers the median-sized body, ${Buffer.byteLength(body)} bytes`);
     bare = await runTarget([here('./http/targets/bareStoredJson.mjs')], { BENCH_BODY: body }, 0);
     const targets = { bare, sim };
-    const nextPath = subscriberPaths();
-    for (const target of [bare, sim]) await measure(target, nextPath, WARMUP_SECONDS);
+    const nextPath = subscriberPaths(customers);
+    for (const target of [bare, sim]) await measure(target, nextPath, warmupSeconds);
     const rounds: { bare: Measured; sim: Measured }[] = [];
-    for (let r = 0; r < ROUNDS; r += 1) {
+    for (let r = 0; r < roundCount; r += 1) {
       const order = r % 2 === 0 ? (['bare', 'sim'] as const) : (['sim', 'bare'] as const);
       const round: Partial<Record<'bare' | 'sim', Measured>> = {};
-      for (const key of order) round[key] = await measure(targets[key], nextPath, SECONDS);
+      for (const key of order) round[key] = await measure(targets[key], nextPath, seconds);
       rounds.push(round as { bare: Measured; sim: Measured });
     }
     const row = (name: string, m: Measured, ratio: string) => [
@@ -138,7 +146,8 @@ export async function runV1Bench(): Promise<void> {
       ]),
     );
     const ratio = median(ratios);
-    console.log(`\nbar: ${ratio >= BAR ? 'MET ' : 'MISS'} simulator / bare node:http = ${ratio.toFixed(2)} (median of ${ROUNDS} rounds' ratios: ${ratios.map((x) => x.toFixed(2)).join(', ')}; bar ${BAR.toFixed(2)})`);
+    console.log(`\nbar: ${ratio >= BAR ? 'MET ' : 'MISS'} simulator / bare node:http = ${ratio.toFixed(2)} (median of ${roundCount} rounds' ratios: ${ratios.map((x) => x.toFixed(2)).join(', ')}; bar ${BAR.toFixed(2)})`);
+    return ratio;
   } finally {
     await Promise.all([sim.stop(), bare?.stop()]);
   }

@@ -23,7 +23,7 @@ const HORIZON_MS = 30 * DAY_MS;
 const SEED = 'bench';
 
 /** The baseline: every event folded once per customer (deduplicated as the stores do), then every activity report recorded once (unless `eventsOnly`). */
-function foldHistory(records: readonly StoredRecord[], sampleHeap: () => void, eventsOnly = false): number {
+export function foldHistory(records: readonly StoredRecord[], sampleHeap: () => void, eventsOnly = false): number {
   const events: HandledEvent[] = [];
   for (const r of records) if (r.kind === 'event') events.push(r.event);
   const subscribers = foldEventsByCustomer(events);
@@ -46,13 +46,22 @@ function weeklyCutoffs(records: readonly StoredRecord[]): number[] {
   return Array.from({ length: CUTOFFS }, (_, i) => to - (CUTOFFS - 1 - i) * STEP_MS);
 }
 
-interface Phase extends Timed {
+/** The bench's backtest of `records`: its weekly cutoffs and 30-day horizon, `sampleHeap` at each step; throws if refused. */
+export function backtestHistory(records: readonly StoredRecord[], sampleHeap: () => void) {
+  const report = backtest(records, { cutoffs: weeklyCutoffs(records), horizon_ms: HORIZON_MS, onProgress: sampleHeap });
+  if (!report.ok) throw new Error(`backtest refused: ${JSON.stringify(report.errors)}`);
+  return report.value;
+}
+
+/** A measured phase: CPU and wall time, RSS before it (after a collection) and at its peak, peak heap. */
+export interface Phase extends Timed {
   rssBefore: number;
   rss: number;
   heap: number;
 }
 
-async function phase(run: (sampleHeap: () => void) => void): Promise<Phase> {
+/** Runs `run` (which calls `sampleHeap` at its steps) after a collection and measures it as a `Phase`. */
+export async function phase(run: (sampleHeap: () => void) => void): Promise<Phase> {
   let heap = 0;
   const sampleHeap = () => (heap = Math.max(heap, process.memoryUsage().heapUsed));
   collectGarbage();
@@ -80,10 +89,10 @@ export async function runBacktestBench(): Promise<void> {
   const floor = await phase((sampleHeap) => foldHistory(records, sampleHeap, true));
   let folded = 0;
   const fold = await phase((sampleHeap) => (folded = foldHistory(records, sampleHeap)));
-  let report: ReturnType<typeof backtest> | undefined;
-  const walk = await phase((sampleHeap) => (report = backtest(records, { cutoffs, horizon_ms: HORIZON_MS, onProgress: sampleHeap })));
-  if (report === undefined || !report.ok) throw new Error(`backtest refused: ${JSON.stringify(report?.ok === false ? report.errors : report)}`);
-  const { pooled, history: seen } = report.value;
+  let report: ReturnType<typeof backtestHistory> | undefined;
+  const walk = await phase((sampleHeap) => (report = backtestHistory(records, sampleHeap)));
+  if (report === undefined) throw new Error('backtest did not run');
+  const { pooled, history: seen } = report;
 
   const row = (name: string, p: Phase, ratio: string, wallRatio: string) => [
     name,
