@@ -10,7 +10,8 @@
  * (BENCH_BACKTEST_CUSTOMERS); `tune` tunes on 100 k generated customers and compares the default and
  * tuned configs on the holdout (BENCH_TUNE_CUSTOMERS); `v1` loads the billing simulator's
  * `GET /v1/subscribers/{id}` over 10,000 customers beside a bare node:http server answering one stored
- * customer info body.
+ * customer info body. `quick` (never part of a full run) measures each row of issue #21's table at
+ * a smaller size in under a minute and prints it beside its goal, MET or MISS.
  */
 import { runBundleBench } from './bundleSize.js';
 import { runBacktestBench } from './evaluation/backtestBench.js';
@@ -19,6 +20,7 @@ import { runCoreBench } from './core.js';
 import { runImportBench } from './importBench.js';
 import { runRescoreBench } from './store/rescoreBench.js';
 import { runPopulationBench } from './population.js';
+import { runQuickBench } from './quick.js';
 import { runServerBench } from './server.js';
 import { runSimBench } from './sim.js';
 import { runStorageBench, STORAGE_BENCHES, type StorageBench } from './storage.js';
@@ -28,6 +30,7 @@ const selected = new Set(process.argv.slice(2));
 const wants = (name: string) => selected.size === 0 || selected.has(name);
 const storage = new Set<StorageBench>(STORAGE_BENCHES.filter((b) => selected.has(b)));
 
+if (selected.has('quick')) await runQuickBench();
 if (wants('bundle')) await runBundleBench();
 if (wants('core')) runCoreBench();
 if (wants('sim')) await runSimBench();

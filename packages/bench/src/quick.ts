@@ -1,0 +1,169 @@
+/**
+ * `npm run bench -- quick` (issue #21): a regression guard that runs in under a minute. For each row
+ * of issue #21's table (and issue #20's API v1 row) it runs the full bench's own measuring function
+ * at a smaller size or a shorter load, and prints the figure beside its goal with MET or MISS. Each
+ * ratio is to a baseline measured in the same run; the two absolute goals (peak RSS, the simulator's
+ * month) are measured at a smaller size and scaled linearly to the goal's size, as printed. Timings
+ * are not tests: it always exits 0 and is not part of `npm test`.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Transport } from '@tenure/billing-sim';
+import { runCoreBench } from './core.js';
+import { backtestHistory, foldHistory, phase } from './evaluation/backtestBench.js';
+import { populationHistory } from './evaluation/populationHistory.js';
+import { mb } from './processUsage.js';
+import { runServerBench } from './server.js';
+import { runMonth } from './sim.js';
+import { printTable, rate } from './store/latency.js';
+import { syntheticWebhookStrings } from './syntheticEvents.js';
+import { runV1Bench } from './v1.js';
+
+/** The sizes `quick` uses, beside the full benches' (named in each row). */
+const BACKTEST_CUSTOMERS = 20_000;
+const BACKTEST_GOAL_CUSTOMERS = 200_000;
+const BACKTEST_MONTHS = 6;
+const CORE_BODIES = 100_000;
+const CORE_ROUNDS = 2;
+const SIM_SUBSCRIPTIONS = 20_000;
+const SIM_GOAL_SUBSCRIPTIONS = 100_000;
+const HTTP_BODIES = 150_000;
+const HTTP_WARMUP_SECONDS = 1;
+const HTTP_SECONDS = 3;
+const V1_CUSTOMERS = 2_000;
+const V1_ROUNDS = 2;
+const V1_SECONDS = 2;
+
+interface Row {
+  measure: string;
+  value: number;
+  /** The figure as printed, e.g. `0.32 ×` or `1.63 GB`. */
+  shown: string;
+  goal: number;
+  /** `min`: the figure must reach the goal; `max`: it must stay under it. */
+  kind: 'min' | 'max';
+  goalShown: string;
+  how: string;
+}
+
+const met = (row: Row) => (row.kind === 'min' ? row.value >= row.goal : row.value <= row.goal);
+const times = (ratio: number) => `${ratio.toFixed(2)} ×`;
+const ratioRow = (measure: string, ratio: number, goal: number, how: string): Row => ({
+  measure,
+  value: ratio,
+  shown: times(ratio),
+  goal,
+  kind: 'min',
+  goalShown: `≥ ${goal} ×`,
+  how,
+});
+
+/** Peak RSS of the backtest of a generated population held in memory, and the fold of its events. */
+async function backtestRows(): Promise<Row[]> {
+  let records: ReturnType<typeof populationHistory>['records'] = [];
+  const walk = await phase((sampleHeap) => {
+    records = populationHistory({ customers: BACKTEST_CUSTOMERS, months: BACKTEST_MONTHS, seed: 'bench' }).records;
+    backtestHistory(records, sampleHeap);
+  });
+  const scale = BACKTEST_GOAL_CUSTOMERS / BACKTEST_CUSTOMERS;
+  const projected = walk.rssBefore + (walk.rss - walk.rssBefore) * scale;
+  const events = records.reduce((n, r) => n + (r.kind === 'event' ? 1 : 0), 0);
+  // Best of two: the fold is short at this size, so one scavenge more or less moves it.
+  const folds = [await phase((sampleHeap) => foldHistory(records, sampleHeap, true)), await phase((sampleHeap) => foldHistory(records, sampleHeap, true))];
+  const foldRate = (events * 1000) / Math.min(...folds.map((f) => f.cpuMs));
+  const history = `${BACKTEST_CUSTOMERS.toLocaleString('en')} customers × ${BACKTEST_MONTHS} months (full: 200 k)`;
+  return [
+    {
+      measure: 'foldEventsByCustomer, events/s (CPU)',
+      value: foldRate,
+      shown: rate(foldRate),
+      goal: 1e6,
+      kind: 'min',
+      goalShown: '≥ 1 M/s',
+      how: `${events.toLocaleString('en')} events of ${history}, best of 2`,
+    },
+    {
+      measure: 'backtest peak RSS, projected to 200 k customers',
+      value: projected / 1_048_576,
+      shown: mb(projected),
+      goal: 512,
+      kind: 'max',
+      goalShown: '≤ 512 MB',
+      how: `in process, ${history}: ${mb(walk.rssBefore)} before + ${mb(walk.rss - walk.rssBefore)} growth × ${scale}`,
+    },
+  ];
+}
+
+/** The core's replay, cache-resident fold and whole pipeline, each to JSON.parse of the same bodies. */
+function coreRows(): Row[] {
+  const { baseline, named } = runCoreBench(CORE_BODIES, CORE_BODIES, { rounds: CORE_ROUNDS, print: false });
+  const ratio = (m: typeof baseline) => m.perSecond / baseline.perSecond;
+  const how = `${CORE_BODIES.toLocaleString('en')} bodies, one pass, best of ${CORE_ROUNDS} (full: 10 passes, best of 5)`;
+  return [
+    ratioRow('applyEvent + scoreSubscriber, replay, ÷ JSON.parse', ratio(named.applyScore), 10, how),
+    ratioRow('the same, 2,000 cache-resident events, ÷ JSON.parse', ratio(named.applyScoreHot), 25, how),
+    ratioRow('string → parse → apply → score → recommend, ÷ JSON.parse', ratio(named.pipeline), 0.5, how),
+  ];
+}
+
+/** One simulated month advanced and delivered in process, scaled to 100 k subscriptions. */
+async function simRow(): Promise<Row> {
+  const sink: Transport = async () => ({ status: 200 });
+  const month = await runMonth(SIM_SUBSCRIPTIONS, sink, 'http://sink.local/webhook');
+  const scale = SIM_GOAL_SUBSCRIPTIONS / SIM_SUBSCRIPTIONS;
+  const projected = month.deliveredMs * scale;
+  return {
+    measure: 'simulator month, advance + deliver, projected to 100 k',
+    value: projected / 1000,
+    shown: `${(projected / 1000).toFixed(2)} s`,
+    goal: 2,
+    kind: 'max',
+    goalShown: '≤ 2 s',
+    how:
+      `${SIM_SUBSCRIPTIONS.toLocaleString('en')} subscriptions, ${month.events.toLocaleString('en')} events: ${month.deliveredMs.toFixed(0)} ms wall × ${scale}; ` +
+      `${times(month.stringifyMs / month.deliveredMs)} JSON.stringify of the bodies`,
+  };
+}
+
+/** Webhook ingest on the memory store and a SQLite file, each to bare node:http. */
+async function ingestRows(): Promise<Row[]> {
+  const results = await runServerBench({
+    keys: ['bare', 'memory', 'sqlite'],
+    warmupSeconds: HTTP_WARMUP_SECONDS,
+    seconds: HTTP_SECONDS,
+    bodies: syntheticWebhookStrings(HTTP_BODIES),
+  });
+  const rps = (key: string) => results.find((r) => r.key === key)?.rps ?? NaN;
+  const how = `50 connections, ${HTTP_WARMUP_SECONDS} s warm-up + ${HTTP_SECONDS} s per target (full: 3 + 10 s)`;
+  return [
+    ratioRow('tenure serve ingest, memory store, ÷ bare node:http', rps('memory') / rps('bare'), 0.7, how),
+    ratioRow('ingest, SQLite file, ÷ bare node:http', rps('sqlite') / rps('bare'), 0.5, how),
+  ];
+}
+
+/** API v1 customer info to a bare server answering one stored body. */
+async function v1Row(): Promise<Row> {
+  const ratio = await runV1Bench({ customers: V1_CUSTOMERS, rounds: V1_ROUNDS, seconds: V1_SECONDS, warmupSeconds: 1 });
+  return ratioRow(
+    'GET /v1/subscribers/{id} ÷ bare node:http (issue #20)',
+    ratio,
+    0.3,
+    `${V1_CUSTOMERS.toLocaleString('en')} customers, median of ${V1_ROUNDS} alternated rounds of ${V1_SECONDS} s (full: 10,000, 3 of 5 s)`,
+  );
+}
+
+/** Runs every row, prints the table and the count; never fails on a MISS. */
+export async function runQuickBench(): Promise<void> {
+  const started = performance.now();
+  console.log('quick (issue #21): each row of the issue at a smaller size or a shorter load (sizes under the table)');
+  // The backtest first: its RSS is projected from the process's before the run's other allocations.
+  const rows = [...(await backtestRows()), ...coreRows(), await simRow(), ...(await ingestRows()), await v1Row()];
+  console.log('');
+  printTable(
+    ['measure', 'today', 'goal', ''],
+    rows.map((row) => [row.measure, row.shown, row.goalShown, met(row) ? 'MET' : 'MISS']),
+  );
+  console.log('\nsizes in quick:');
+  for (const row of rows) console.log(`  ${row.measure}: ${row.how}`);
+  const hits = rows.filter(met).length;
+  console.log(`\nquick: ${hits} MET, ${rows.length - hits} MISS (not a test: timings) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
