@@ -58,9 +58,21 @@ const NO_SUBSCRIPTION: SubscriptionRecord = {
   pause_key: null,
 };
 
-/** The sorted union of two alias lists, bounded to the `MAX_ALIASES` smallest: associative and commutative. */
+/** Whether a list is strictly ascending by `compareIds` (so sorted and without repeats). */
+function strictlyAscending(list: readonly string[]): boolean {
+  for (let i = 1; i < list.length; i += 1) if (compareIds(list[i - 1]!, list[i]!) >= 0) return false;
+  return true;
+}
+
+/**
+ * The sorted union of two alias lists, bounded to the `MAX_ALIASES` smallest: associative and
+ * commutative. Nearly every event repeats aliases the record already holds: then the record's own
+ * (sorted, unique) list is the union, returned without building a set and sorting it again.
+ */
 function mergeAliases(prev: readonly string[], next: readonly string[] | null | undefined): readonly string[] {
   if (next === null || next === undefined || next.length === 0) return prev;
+  if (prev.length === 0 && next.length === 1) return [next[0]!];
+  if (prev.length <= MAX_ALIASES && next.every((id) => prev.includes(id)) && strictlyAscending(prev)) return prev;
   const all = [...new Set([...prev, ...next])].sort(compareIds);
   return all.length > MAX_ALIASES ? all.slice(0, MAX_ALIASES) : all;
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { distinctEventsArb } from '../testing/index.js';
-import { applyEvent } from './applyEvent.js';
+import { compareIds } from '../atRisk/compareIds.js';
+import { applyEvent, MAX_ALIASES } from './applyEvent.js';
 import { foldEvents } from './foldEvents.js';
 
 describe('foldEvents properties', () => {
@@ -62,6 +63,22 @@ describe('foldEvents properties', () => {
       fc.property(distinctEventsArb, (events) => {
         expect(foldEvents(events)).toEqual(events.reduce<ReturnType<typeof foldEvents>>((s, e) => applyEvent(s, e), undefined));
       }),
+    );
+  });
+
+  it('holds the MAX_ALIASES smallest of every alias the events carried, sorted and distinct, in any order', () => {
+    // Aliases drawn from a pool larger than the bound, repeated across events (as customers' events repeat theirs).
+    const pool = Array.from({ length: MAX_ALIASES + 6 }, (_, i) => `alias_${String(i).padStart(3, '0')}`);
+    fc.assert(
+      fc.property(
+        distinctEventsArb.chain((events) => fc.tuple(fc.constant(events), fc.array(fc.subarray(pool), { minLength: events.length, maxLength: events.length }))),
+        ([events, lists]) => {
+          const withAliases = events.map((e, i) => ({ ...e, aliases: lists[i]! }));
+          const union = [...new Set(lists.flat())].sort(compareIds).slice(0, MAX_ALIASES);
+          expect(foldEvents(withAliases)!.aliases).toEqual(union);
+          expect(foldEvents([...withAliases].reverse())!.aliases).toEqual(union);
+        },
+      ),
     );
   });
 });
