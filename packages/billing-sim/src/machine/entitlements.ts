@@ -31,6 +31,16 @@ export function entitlementsForProduct(world: World, projectId: string, productI
   return entitlementsOf(world, projectId).filter((e) => e.product_ids.includes(productId) || named.includes(e.lookup_key));
 }
 
+/**
+ * Given a world (or a transition's draft) and a project, returns its entitlement with this lookup
+ * key, or undefined.
+ *
+ * @example
+ * entitlementByLookupKey(world, 'proj1', 'pro')?.id; // 'entl…'
+ */
+export const entitlementByLookupKey = (world: Pick<World, 'api'>, projectId: string, lookupKey: string): EntitlementRecord | undefined =>
+  pmapValues(world.api.entitlements).find((e) => e.project_id === projectId && e.lookup_key === lookupKey);
+
 /** The entitlement of a project, or 404 naming `entitlement_id`. */
 export function findEntitlement(ctx: SimContext, projectId: string, id: string): Result<EntitlementRecord> {
   const found = pmapGet(ctx.api.entitlements, id);
@@ -44,7 +54,7 @@ const store = (ctx: SimContext, e: EntitlementRecord) => {
 /** Creates an entitlement (id `entl` + 16 hex digits); 409 when the project has its lookup key. */
 export function createEntitlement(ctx: SimContext, projectId: string, lookupKey: string, displayName: string): Result<EntitlementRecord> {
   const all = pmapValues(ctx.api.entitlements);
-  if (all.some((e) => e.project_id === projectId && e.lookup_key === lookupKey)) {
+  if (entitlementByLookupKey(ctx, projectId, lookupKey) !== undefined) {
     return fail('resource_already_exists', `An entitlement with lookup_key ${lookupKey} already exists`, 'lookup_key');
   }
   const record: EntitlementRecord = {

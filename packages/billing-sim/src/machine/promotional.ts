@@ -7,9 +7,8 @@
 import { addDuration, parseDuration } from '../internal/duration.js';
 import { fail, type Result } from './apiError.js';
 import { productsOf, type SimContext } from './context.js';
-import { createEntitlement } from './entitlements.js';
+import { createEntitlement, entitlementByLookupKey } from './entitlements.js';
 import { grantEntitlement, revokeGrantedEntitlement, type GrantDuration } from './grantedEntitlements.js';
-import { pmapValues } from './persistentMap.js';
 import type { CustomerState } from './world.js';
 
 /** The ISO 8601 length of each named duration of API v1 (`lifetime`: no end). */
@@ -36,7 +35,7 @@ export interface PromotionalInput {
 
 /** The project's entitlement with this identifier, created when only catalog products name it; 404 otherwise. */
 function entitlementIdFor(ctx: SimContext, projectId: string, lookupKey: string): Result<string> {
-  const found = pmapValues(ctx.api.entitlements).find((e) => e.project_id === projectId && e.lookup_key === lookupKey);
+  const found = entitlementByLookupKey(ctx, projectId, lookupKey);
   if (found !== undefined) return { ok: true, value: found.id };
   const named = [...productsOf(ctx).values()].some((p) => p.entitlement_ids?.includes(lookupKey) === true);
   if (!named) return fail('resource_missing', `Entitlement ${lookupKey} not found`, 'entitlement_identifier');
@@ -70,7 +69,7 @@ export function grantPromotional(ctx: SimContext, input: PromotionalInput): Resu
 
 /** Revokes every grant of an entitlement identifier (none is not an error); 404 for an unknown customer or identifier. */
 export function revokePromotional(ctx: SimContext, projectId: string, customerId: string, lookupKey: string): Result<CustomerState> {
-  const found = pmapValues(ctx.api.entitlements).find((e) => e.project_id === projectId && e.lookup_key === lookupKey);
+  const found = entitlementByLookupKey(ctx, projectId, lookupKey);
   if (found === undefined) return fail('resource_missing', `Entitlement ${lookupKey} not found`, 'entitlement_identifier');
   return revokeGrantedEntitlement(ctx, projectId, customerId, found.id, false);
 }

@@ -6,7 +6,7 @@
  */
 import type { CancellationEvent, NonRenewingPurchaseEvent } from '@tenure/core';
 import type { CustomerState } from './world.js';
-import { TAX_PERCENTAGE, type EventContext, type WebhookBody } from './webhookEvents.js';
+import { eventIdentity, TAX_PERCENTAGE, type EventContext, type WebhookBody } from './webhookEvents.js';
 
 /** What a grant's events carry besides the customer and the event context. */
 export interface PromotionalFields {
@@ -25,14 +25,7 @@ export interface PromotionalFields {
  */
 export function promotionalEvent(ctx: EventContext, customer: CustomerState, grant: PromotionalFields, revoked: boolean): WebhookBody {
   const fields = {
-    id: ctx.id,
-    app_id: ctx.app_id,
-    event_timestamp_ms: ctx.at,
-    app_user_id: customer.id,
-    original_app_user_id: customer.id,
-    aliases: (customer.aliases ?? [customer.id]) as string[],
-    subscriber_attributes: {},
-    experiments: [],
+    ...eventIdentity(ctx, customer),
     product_id: grant.product_id,
     entitlement_ids: [grant.lookup_key],
     entitlement_id: null,

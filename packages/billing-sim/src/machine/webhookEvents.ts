@@ -140,7 +140,8 @@ const NO_EXPERIMENTS: never[] = Object.freeze([]) as never[];
 /** The customer's aliases, shared by its events (events are read, never changed). */
 const aliasesOf = (customer: CustomerState): string[] => (customer.aliases ?? [customer.id]) as string[];
 
-const identity = (ctx: EventContext, customer: CustomerState) => ({
+/** The identity fields every event of a customer opens with (its id, app, time, the customer's ids). */
+export const eventIdentity = (ctx: EventContext, customer: CustomerState) => ({
   id: ctx.id,
   app_id: ctx.app_id,
   event_timestamp_ms: ctx.at,
@@ -312,7 +313,7 @@ export function nonRenewingPurchaseEvent(
 ): WebhookBody {
   const transactionId = purchase.transaction_id;
   const fields = {
-    ...identity(ctx, customer),
+    ...eventIdentity(ctx, customer),
     product_id: product.id,
     entitlement_ids: product.entitlement_ids,
     entitlement_id: null,

@@ -34,6 +34,10 @@ export function answerSubscriber(sim: BillingSimulator, caller: V1Caller, custom
   return json(status, toSubscriberInfo(world, customer, { secret: caller.kind === 'secret' }));
 }
 
+/** Answers the customer's info once a command has run, or the command's error (nothing changed). */
+export const answerAfter = (sim: BillingSimulator, caller: V1Caller, customerId: string, result: ReturnType<BillingSimulator['dispatch']>, status = 200): SimResponse =>
+  result.ok ? answerSubscriber(sim, caller, customerId, status) : fromMachineError(result.error);
+
 /** Gets or creates the customer (an app asking moves `last_seen`), then answers `then()` or the machine's error. */
 export function withCustomer(sim: BillingSimulator, input: RouteInput, caller: V1Caller, then: (customerId: string, created: boolean) => SimResponse): SimResponse {
   const id = appUserIdOf(input);
@@ -83,7 +87,7 @@ export const customerRoutes: V1Route[] = [
       if (!parsed.ok) return parsed.answer;
       return withCustomer(sim, input, caller, (id) => {
         const set = sim.dispatch({ type: 'set_attributes', project_id: caller.project_id, customer_id: id, attributes: parsed.attributes });
-        return set.ok ? answerSubscriber(sim, caller, id) : fromMachineError(set.error);
+        return answerAfter(sim, caller, id, set);
       });
     },
   },

@@ -5,8 +5,8 @@
  */
 import { PROMOTIONAL_DURATIONS } from '../machine/promotional.js';
 import type { RouteInput } from '../http/httpTypes.js';
-import { answerSubscriber, appUserIdOf, SUBSCRIBER } from './customerRoutes.js';
-import { badField, fromMachineError } from './v1Errors.js';
+import { answerAfter, appUserIdOf, SUBSCRIBER } from './customerRoutes.js';
+import { badField } from './v1Errors.js';
 import type { V1Route } from './v1Route.js';
 
 const ENTITLEMENT = `${SUBSCRIBER}/entitlements/:entitlement_identifier`;
@@ -30,7 +30,7 @@ export const entitlementRoutes: V1Route[] = [
       if (end === undefined && !durations.includes(duration as (typeof durations)[number])) return badField('duration', `one of ${durations.join(', ')} (or give end_time_ms)`);
       const grant = end !== undefined ? { end_at: end as number } : { duration: duration as (typeof durations)[number], start_at: (start as number | undefined) ?? null };
       const done = sim.dispatch({ type: 'grant_promotional', project_id: caller.project_id, customer_id: id.id, lookup_key: identifierOf(input), grant });
-      return done.ok ? answerSubscriber(sim, caller, id.id, 201) : fromMachineError(done.error);
+      return answerAfter(sim, caller, id.id, done, 201);
     },
   },
   {
@@ -39,7 +39,7 @@ export const entitlementRoutes: V1Route[] = [
       const id = appUserIdOf(input);
       if (!id.ok) return id.answer;
       const done = sim.dispatch({ type: 'revoke_promotional', project_id: caller.project_id, customer_id: id.id, lookup_key: identifierOf(input) });
-      return done.ok ? answerSubscriber(sim, caller, id.id) : fromMachineError(done.error);
+      return answerAfter(sim, caller, id.id, done);
     },
   },
 ];

@@ -5,8 +5,8 @@
 import { toOfferingsInfo } from './offeringsInfo.js';
 import { offeringsOf } from '../machine/offerings.js';
 import { json } from '../http/httpTypes.js';
-import { answerSubscriber, appUserIdOf, SUBSCRIBER, withCustomer } from './customerRoutes.js';
-import { fromMachineError, V1_CODES, v1Error } from './v1Errors.js';
+import { answerAfter, appUserIdOf, SUBSCRIBER, withCustomer } from './customerRoutes.js';
+import { V1_CODES, v1Error } from './v1Errors.js';
 import type { V1Route } from './v1Route.js';
 
 /** The offering routes of API v1. */
@@ -28,7 +28,7 @@ export const offeringRoutes: V1Route[] = [
       if (offering === undefined) return v1Error(404, V1_CODES.bad_request, `offering_uuid: offering ${wanted} not found`);
       return withCustomer(sim, input, caller, (id) => {
         const done = sim.dispatch({ type: 'assign_offering', project_id: caller.project_id, customer_id: id, offering_id: offering.id });
-        return done.ok ? answerSubscriber(sim, caller, id, 201) : fromMachineError(done.error);
+        return answerAfter(sim, caller, id, done, 201);
       });
     },
   },
@@ -38,7 +38,7 @@ export const offeringRoutes: V1Route[] = [
       const id = appUserIdOf(input);
       if (!id.ok) return id.answer;
       const done = sim.dispatch({ type: 'assign_offering', project_id: caller.project_id, customer_id: id.id, offering_id: null });
-      return done.ok ? answerSubscriber(sim, caller, id.id, 201) : fromMachineError(done.error);
+      return answerAfter(sim, caller, id.id, done, 201);
     },
   },
 ];

@@ -10,8 +10,8 @@ import { customerIn } from '../machine/queries.js';
 import type { SubscriptionState } from '../machine/world.js';
 import type { RouteInput, SimResponse } from '../http/httpTypes.js';
 import type { V1Caller } from './apiKeys.js';
-import { answerSubscriber, appUserIdOf, SUBSCRIBER } from './customerRoutes.js';
-import { badField, fromMachineError, V1_CODES, v1Error } from './v1Errors.js';
+import { answerAfter, appUserIdOf, SUBSCRIBER } from './customerRoutes.js';
+import { badField, V1_CODES, v1Error } from './v1Errors.js';
 import type { V1Route } from './v1Route.js';
 
 const DAY_MS = 86_400_000;
@@ -41,11 +41,6 @@ function find(sim: BillingSimulator, input: RouteInput, caller: V1Caller, by: 'p
 
 const days = (n: number, min: number, max: number) => Number.isSafeInteger(n) && n >= min && n <= max;
 
-/** Runs a subscription command and answers the customer info (or the machine's error). */
-function run(sim: BillingSimulator, caller: V1Caller, customerId: string, result: ReturnType<BillingSimulator['dispatch']>): SimResponse {
-  return result.ok ? answerSubscriber(sim, caller, customerId) : fromMachineError(result.error);
-}
-
 /** The store action routes of API v1. */
 export const storeActionRoutes: V1Route[] = [
   {
@@ -54,7 +49,7 @@ export const storeActionRoutes: V1Route[] = [
     handler(sim, input, caller) {
       const found = find(sim, input, caller, 'product', 'product_identifier');
       if (!found.ok) return found.answer;
-      return run(sim, caller, found.customerId, sim.dispatch({ type: 'refund', subscription_id: found.sub!.id }));
+      return answerAfter(sim, caller, found.customerId, sim.dispatch({ type: 'refund', subscription_id: found.sub!.id }));
     },
   },
   {
@@ -66,7 +61,7 @@ export const storeActionRoutes: V1Route[] = [
       const command = found.purchase !== null
         ? sim.dispatch({ type: 'refund_purchase', project_id: caller.project_id, transaction_id: found.purchase })
         : sim.dispatch({ type: 'refund', subscription_id: found.sub!.id });
-      return run(sim, caller, found.customerId, command);
+      return answerAfter(sim, caller, found.customerId, command);
     },
   },
   {
@@ -76,7 +71,7 @@ export const storeActionRoutes: V1Route[] = [
       const found = find(sim, input, caller, 'transaction', 'store_transaction_identifier');
       if (!found.ok) return found.answer;
       if (found.sub === null) return badField('store_transaction_identifier', 'a one-time purchase cannot be cancelled; refund it');
-      return run(sim, caller, found.customerId, sim.dispatch({ type: 'cancel', subscription_id: found.sub.id, reason: 'DEVELOPER_INITIATED' }));
+      return answerAfter(sim, caller, found.customerId, sim.dispatch({ type: 'cancel', subscription_id: found.sub.id, reason: 'DEVELOPER_INITIATED' }));
     },
   },
   {
@@ -95,7 +90,7 @@ export const storeActionRoutes: V1Route[] = [
         if ((to as number) <= sub.period_end) return badField('expiry_time_ms', 'must be later than the current expiry');
         ms = (to as number) - sub.period_end;
       } else return badField('extend_by_days', 'give extend_by_days (1–365) or expiry_time_ms');
-      return run(sim, caller, found.customerId, sim.dispatch({ type: 'extend', subscription_id: sub.id, by: { years: 0, months: 0, days: 0, ms } }));
+      return answerAfter(sim, caller, found.customerId, sim.dispatch({ type: 'extend', subscription_id: sub.id, by: { years: 0, months: 0, days: 0, ms } }));
     },
   },
   {
@@ -108,7 +103,7 @@ export const storeActionRoutes: V1Route[] = [
       const found = find(sim, input, caller, 'transaction', 'store_transaction_identifier');
       if (!found.ok) return found.answer;
       if (found.sub === null) return badField('store_transaction_identifier', 'a one-time purchase has no renewal date');
-      return run(sim, caller, found.customerId, sim.dispatch({ type: 'extend', subscription_id: found.sub.id, by: { years: 0, months: 0, days: by as number, ms: 0 } }));
+      return answerAfter(sim, caller, found.customerId, sim.dispatch({ type: 'extend', subscription_id: found.sub.id, by: { years: 0, months: 0, days: by as number, ms: 0 } }));
     },
   },
 ];
