@@ -8,6 +8,7 @@ import { hasChromium, launchChromium, type Chromium, screenshotDir } from '@tenu
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../src/startLocalStack.js';
+import { composeSideBySide } from './sideBySide.js';
 
 // These functions run in the page (Chromium), where the DOM globals exist; the test program has no DOM lib.
 declare const document: any, window: any, location: any;
@@ -91,15 +92,6 @@ describe.skipIf(!hasChromium)('the control page and the dashboard of npm start, 
     await sim.evaluate(() => window.scrollTo(0, 0));
     const simShot = await sim.screenshot();
     const dashboardShot = await dashboard.screenshot();
-    const figure = (caption: string, png: Buffer) => `<figure><figcaption>${caption}</figcaption><img alt="" src="data:image/png;base64,${png.toString('base64')}"></figure>`;
-    const compose = await browser.context.newPage();
-    await compose.setViewportSize({ width: VIEWPORT.width * 2 + 48, height: VIEWPORT.height + 60 });
-    await compose.setContent(
-      `<!doctype html><style>body{margin:0;padding:12px;display:flex;gap:24px;background:#d5dae1;font:600 15px system-ui,sans-serif;color:#1c2330}figure{margin:0}figcaption{margin:0 0 6px}img{display:block;width:${VIEWPORT.width}px;border:1px solid #8d97a5}</style>` +
-        figure('Billing simulator (npm start: :4000): act here', simShot) +
-        figure('Retention dashboard (npm start: :3000): watch it move', dashboardShot),
-    );
-    await compose.screenshot({ path: `${images}side-by-side.png`, fullPage: true });
-    await compose.close();
+    await composeSideBySide(browser.context, VIEWPORT, [['Billing simulator (npm start: :4000): act here', simShot], ['Retention dashboard (npm start: :3000): watch it move', dashboardShot]], `${images}side-by-side.png`);
   });
 });
