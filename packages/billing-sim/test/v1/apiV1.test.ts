@@ -85,6 +85,8 @@ describe('API v1: the HTTP edge', () => {
     ['malformed JSON', 'POST', '/v1/receipts', '{"app_user_id":', 400, 7226, 'body'],
     ['an empty app user id', 'POST', '/v1/receipts', { app_user_id: ' ', fetch_token: 't', product_id: 'monthly' }, 400, 7220, 'app_user_id'],
     ['a reserved app user id', 'GET', '/v1/subscribers/null', undefined, 400, 7220, 'app_user_id'],
+    ['an app user id no receiver can store (U+0000)', 'GET', '/v1/subscribers/a%00b', undefined, 400, 7220, 'app_user_id'],
+    ['a new app user id with a lone surrogate', 'POST', '/v1/subscribers/identify', '{"app_user_id":"ann","new_app_user_id":"x\\ud800"}', 400, 7220, 'new_app_user_id'],
     ['an unknown product', 'POST', '/v1/receipts', { app_user_id: 'ann', fetch_token: 't', product_id: 'nope' }, 404, 7226, 'product_id'],
     ['no fetch token', 'POST', '/v1/receipts', { app_user_id: 'ann', product_id: 'monthly' }, 400, 7226, 'fetch_token'],
     ['a bad grant duration', 'POST', '/v1/subscribers/ann/entitlements/pro/promotional', { duration: 'forever' }, 400, 7226, 'duration'],
