@@ -8,7 +8,6 @@
  * customer's per-subscription fields are its primary subscription's (`trackSubscription`).
  */
 import type { HandledEvent, HandledEventType } from '../events/webhookSchema.js';
-import { revenueOf } from '../revenue/subscriptionRevenue.js';
 import { compareIds } from '../atRisk/compareIds.js';
 import { applyToSubscription, type SubscriptionEffect } from './applyToSubscription.js';
 import { EVENT_PRECEDENCE, isLaterKey } from './eventKey.js';
@@ -58,6 +57,12 @@ const NO_SUBSCRIPTION: SubscriptionRecord = {
   pause_key: null,
 };
 
+/** Whether every id of `next` is in `prev`. */
+function holdsAll(prev: readonly string[], next: readonly string[]): boolean {
+  for (let i = 0; i < next.length; i += 1) if (!prev.includes(next[i]!)) return false;
+  return true;
+}
+
 /** Whether a list is strictly ascending by `compareIds` (so sorted and without repeats). */
 function strictlyAscending(list: readonly string[]): boolean {
   for (let i = 1; i < list.length; i += 1) if (compareIds(list[i - 1]!, list[i]!) >= 0) return false;
@@ -72,7 +77,7 @@ function strictlyAscending(list: readonly string[]): boolean {
 function mergeAliases(prev: readonly string[], next: readonly string[] | null | undefined): readonly string[] {
   if (next === null || next === undefined || next.length === 0) return prev;
   if (prev.length === 0 && next.length === 1) return [next[0]!];
-  if (prev.length <= MAX_ALIASES && next.every((id) => prev.includes(id)) && strictlyAscending(prev)) return prev;
+  if (prev.length <= MAX_ALIASES && holdsAll(prev, next) && strictlyAscending(prev)) return prev;
   const all = [...new Set([...prev, ...next])].sort(compareIds);
   return all.length > MAX_ALIASES ? all.slice(0, MAX_ALIASES) : all;
 }
@@ -243,7 +248,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       expiration,
       grace,
       resume,
-      charged: nextState === null ? null : revenueOf(event),
+      charge: nextState === null ? null : event,
     };
     if (subscriptions !== null) {
       const tracked = trackSubscription(subscriptions, applyToSubscription(subscriptions.find((s) => s.id === id), id, effect));

@@ -3,7 +3,8 @@
  * subscription's state, product, period, revenue, grace, pause and refund fields. Order-independent
  * by construction (each field follows the event with the latest key; see docs/rules.md §2).
  */
-import type { SubscriptionRevenue } from '../revenue/subscriptionRevenue.js';
+import type { HandledEvent } from '../events/webhookSchema.js';
+import { revenueOf } from '../revenue/subscriptionRevenue.js';
 import { isLaterKey, isLaterRevenueKey } from './eventKey.js';
 import type { SubscriptionRecord, SubscriptionView } from './subscription.js';
 import type { EventKey, SubscriberState } from './subscriber.js';
@@ -27,8 +28,8 @@ export interface SubscriptionEffect {
   expiration: number | null;
   grace: number | null | undefined;
   resume: number | null | undefined;
-  /** The revenue of a lifecycle event that charged something, else null. */
-  charged: SubscriptionRevenue | null;
+  /** A lifecycle event, whose revenue (`revenueOf`, read only when it would be kept) the subscription may take; else null. */
+  charge: HandledEvent | null;
 }
 
 /**
@@ -127,14 +128,18 @@ export function applyToSubscription(prev: SubscriptionView | undefined, id: stri
   // lifecycle event with one (a top-up's price is not the subscription's): see isLaterRevenueKey.
   let revenue = prev === undefined ? null : (prev.revenue ?? null);
   let revenueKey = prev === undefined ? null : (prev.revenue_key ?? null);
-  if (effect.charged !== null && isLaterRevenueKey(key, revenueKey)) {
-    revenue = effect.charged;
-    revenueKey = key;
+  if (effect.charge !== null && isLaterRevenueKey(key, revenueKey)) {
+    const charged = revenueOf(effect.charge);
+    if (charged !== null) {
+      revenue = charged;
+      revenueKey = key;
+    }
   }
 
+  const shown = refundInEffect(refundKey, reversalKey, baseKey) ? 'refunded' : state;
   return {
     id,
-    state: refundInEffect(refundKey, reversalKey, baseKey) ? 'refunded' : state,
+    state: shown,
     lifecycle_state: state,
     state_key: stateKey,
     base_state_key: baseKey,

@@ -62,6 +62,11 @@ export function isLaterRevenueKey(a: EventKey, b: EventKey | null): boolean {
  */
 const COUNTED_PER_TRANSACTION: ReadonlySet<HandledEventType> = new Set<HandledEventType>(['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE']);
 
+/** Given an event type, returns whether its events are counted per transaction (see `transactionOccurrenceOf`). Pure. */
+export function isCountedPerTransaction(type: HandledEventType): boolean {
+  return COUNTED_PER_TRANSACTION.has(type);
+}
+
 /**
  * Given an event, returns `<type>:<transaction_id>` when it is a purchase, renewal, one-time
  * purchase or billing failure carrying a (non-empty) `transaction_id`, else undefined. A
@@ -75,7 +80,7 @@ const COUNTED_PER_TRANSACTION: ReadonlySet<HandledEventType> = new Set<HandledEv
  */
 export function transactionOccurrenceOf(event: Pick<HandledEvent, 'type' | 'transaction_id'>): string | undefined {
   const txn = event.transaction_id;
-  return COUNTED_PER_TRANSACTION.has(event.type) && typeof txn === 'string' && txn !== '' ? `${event.type}:${txn}` : undefined;
+  return isCountedPerTransaction(event.type) && typeof txn === 'string' && txn !== '' ? `${event.type}:${txn}` : undefined;
 }
 
 /**

@@ -1,0 +1,79 @@
+// The fold's fast paths (one hash of each id, occurrences keyed without building strings, runs of
+// one customer folded without a lookup per event) against the plain definitions they replace.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { HandledEvent } from '../events/webhookSchema.js';
+import { handledEventArb } from '../testing/index.js';
+import { applyEvent } from './applyEvent.js';
+import { transactionOccurrenceOf } from './eventKey.js';
+import { distinctOccurrences, foldEventsByCustomer } from './foldEvents.js';
+import type { Subscriber } from './subscriber.js';
+
+/** The definition: the first delivery of each id; of one transaction occurrence, the smallest id. */
+function referenceDistinct(events: readonly HandledEvent[]): HandledEvent[] {
+  const ids = new Set<string>();
+  const firsts: HandledEvent[] = [];
+  const chosen = new Map<string, HandledEvent>();
+  for (const event of events) {
+    if (ids.has(event.id)) continue;
+    ids.add(event.id);
+    firsts.push(event);
+    const occurrence = transactionOccurrenceOf(event);
+    if (occurrence === undefined) continue;
+    const held = chosen.get(occurrence);
+    if (held === undefined || event.id < held.id) chosen.set(occurrence, event);
+  }
+  return firsts.filter((event) => {
+    const occurrence = transactionOccurrenceOf(event);
+    return occurrence === undefined || chosen.get(occurrence) === event;
+  });
+}
+
+/** One lookup and one store per event, as the fold did before runs. */
+function referenceByCustomer(events: readonly HandledEvent[]): Map<string, Subscriber> {
+  const subscribers = new Map<string, Subscriber>();
+  for (const event of referenceDistinct(events)) subscribers.set(event.app_user_id, applyEvent(subscribers.get(event.app_user_id), event));
+  return subscribers;
+}
+
+/**
+ * Events of a few customers drawn from few ids and transactions, so repeated ids (also under
+ * another customer), repeated occurrences (also across customers and types) and empty or absent
+ * transaction ids all occur; in runs of one customer or interleaved.
+ */
+const historyArb: fc.Arbitrary<HandledEvent[]> = fc.array(
+  fc.record({
+    event: handledEventArb,
+    id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'),
+    customer: fc.constantFrom('u1', 'u2', 'u3'),
+    txn: fc.constantFrom('t1', 't2', '', null, undefined),
+  }),
+  { maxLength: 40 },
+).map((drawn) => drawn.map(({ event, id, customer, txn }): HandledEvent => ({ ...event, id, app_user_id: customer, transaction_id: txn })));
+
+describe('fold fast paths', () => {
+  it('distinctOccurrences keeps exactly the deliveries the definition keeps, in input order', () => {
+    fc.assert(fc.property(historyArb, (events) => {
+      expect(distinctOccurrences(events)).toEqual(referenceDistinct(events));
+      // The very objects, not copies.
+      distinctOccurrences(events).forEach((e, i) => expect(e).toBe(referenceDistinct(events)[i]));
+    }), { numRuns: 500 });
+  });
+
+  it('foldEventsByCustomer folds every customer as one lookup per event did, in the same key order', () => {
+    fc.assert(fc.property(historyArb, (events) => {
+      const fast = foldEventsByCustomer(events);
+      const reference = referenceByCustomer(events);
+      expect([...fast.keys()]).toEqual([...reference.keys()]);
+      expect(fast).toEqual(reference);
+    }), { numRuns: 500 });
+  });
+
+  it('sorting a history by customer (runs) folds to the same subscribers', () => {
+    fc.assert(fc.property(historyArb, (events) => {
+      const distinct = referenceDistinct(events);
+      const grouped = [...distinct].sort((a, b) => (a.app_user_id < b.app_user_id ? -1 : a.app_user_id > b.app_user_id ? 1 : 0));
+      expect(new Map([...foldEventsByCustomer(grouped)].sort())).toEqual(new Map([...foldEventsByCustomer(distinct)].sort()));
+    }), { numRuns: 300 });
+  });
+});
