@@ -4,16 +4,26 @@ import { applyEvent } from './applyEvent.js';
 import { isCountedPerTransaction } from './eventKey.js';
 import type { Subscriber } from './subscriber.js';
 
-/** The deliveries of each transaction occurrence, by type then `transaction_id`: no key string is built per event. */
-type Occurrences = Map<HandledEventType, Map<string, HandledEvent>>;
+/** Per type, the transaction ids seen (`Set`) or, once one repeats, the chosen delivery of each (`Map`). */
+type Occurrences = Map<HandledEventType, Set<string> | Map<string, HandledEvent>>;
 
-/** The occurrence's chosen delivery so far, or undefined when the event carries no transaction occurrence. */
-function occurrenceSlot(occurrences: Occurrences, event: HandledEvent): Map<string, HandledEvent> | undefined {
+/** The event's transaction id when it is counted per transaction (see `transactionOccurrenceOf`), else undefined. */
+function countedTransaction(event: HandledEvent): string | undefined {
   const txn = event.transaction_id;
-  if (!isCountedPerTransaction(event.type) || typeof txn !== 'string' || txn === '') return undefined;
-  let byTxn = occurrences.get(event.type);
-  if (byTxn === undefined) occurrences.set(event.type, (byTxn = new Map()));
-  return byTxn;
+  return isCountedPerTransaction(event.type) && typeof txn === 'string' && txn !== '' ? txn : undefined;
+}
+
+/** Given the deliveries kept so far and a type, returns the chosen delivery of each of that type's transactions. */
+function chosenOf(firsts: readonly HandledEvent[], type: HandledEventType): Map<string, HandledEvent> {
+  const chosen = new Map<string, HandledEvent>();
+  for (const event of firsts) {
+    if (event.type !== type) continue;
+    const txn = countedTransaction(event);
+    if (txn === undefined) continue;
+    const held = chosen.get(txn);
+    if (held === undefined || event.id < held.id) chosen.set(txn, event);
+  }
+  return chosen;
 }
 
 /**
@@ -22,8 +32,9 @@ function occurrenceSlot(occurrences: Occurrences, event: HandledEvent): Map<stri
  * imported row of one period) the one with the smallest id (code unit order), so the choice does
  * not depend on the order. Pure.
  *
- * One pass with one hash of each id; a second pass only when two distinct deliveries of one
- * occurrence were seen (an import over webhooks), which is rare.
+ * Two hashes per event (its id, its transaction) and no key string built: a type's transactions are
+ * a set until one of them repeats (an import over webhooks), then a map of the chosen delivery, and
+ * a second pass drops the deliveries not chosen.
  *
  * @example
  * distinctOccurrences([renewal, { ...renewal, id: 'export:t2:RENEWAL' }]).length; // 1
@@ -38,20 +49,31 @@ export function distinctOccurrences(events: readonly HandledEvent[]): HandledEve
     ids.add(event.id);
     if (ids.size === size) continue;
     firsts.push(event);
-    const slot = occurrenceSlot(occurrences, event);
-    if (slot === undefined) continue;
-    const txn = event.transaction_id as string;
-    const held = slot.get(txn);
-    if (held === undefined) slot.set(txn, event);
-    else {
-      repeated = true;
-      if (event.id < held.id) slot.set(txn, event);
+    const txn = countedTransaction(event);
+    if (txn === undefined) continue;
+    const type = event.type;
+    const seen = occurrences.get(type);
+    if (seen === undefined) occurrences.set(type, new Set([txn]));
+    else if (seen instanceof Set) {
+      const before = seen.size;
+      seen.add(txn);
+      if (seen.size === before) {
+        // The first repeat of this type: from now on, the chosen delivery of each transaction.
+        repeated = true;
+        occurrences.set(type, chosenOf(firsts, type));
+      }
+    } else {
+      const held = seen.get(txn);
+      if (held === undefined || event.id < held.id) seen.set(txn, event);
+      repeated ||= held !== undefined;
     }
   }
   if (!repeated) return firsts;
   return firsts.filter((event) => {
-    const slot = occurrenceSlot(occurrences, event);
-    return slot === undefined || slot.get(event.transaction_id as string) === event;
+    const txn = countedTransaction(event);
+    if (txn === undefined) return true;
+    const chosen = occurrences.get(event.type);
+    return !(chosen instanceof Map) || chosen.get(txn) === event;
   });
 }
 
