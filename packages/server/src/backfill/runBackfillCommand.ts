@@ -12,6 +12,7 @@ import { interruptOnSignals } from '../cli/interruptSignal.js';
 import { ApiV2Error, createApiV2Client } from './apiV2Client.js';
 import { backfill, type BackfillReport } from './backfill.js';
 import { BACKFILL_HELP, parseBackfillArgs, type BackfillArgs } from './backfillArgs.js';
+import { otherEnvironmentLine, probeEnvironment, type EnvironmentProbe } from './probeEnvironment.js';
 
 /**
  * Given a report and its duration, returns the summary for stderr. Pure.
@@ -112,7 +113,14 @@ export async function runBackfillCommand(argv: readonly string[], env: Readonly<
     });
     progress.finish(formatBackfillReport(report, progress.elapsedMs()));
     if (!report.complete) io.stderr(`tenure backfill: stopped after ${formatCount(args.maxPages ?? 0)} pages (--max-pages); run it again to resume from the checkpoint.\n`);
-    if (args.json) io.stdout(`${JSON.stringify(report)}\n`);
+    // Customers but nothing to read in this environment: say what the other one holds, not a silent zero.
+    let other: EnvironmentProbe | null = null;
+    if (report.complete && report.customers > 0 && report.subscriptions + report.purchases === 0) {
+      other = await probeEnvironment(api, args.project, args.environment === 'sandbox' ? 'production' : 'sandbox');
+      const line = otherEnvironmentLine(args.environment, report.customers, other);
+      if (line !== null) io.stderr(`tenure backfill: ${line}.\n`);
+    }
+    if (args.json) io.stdout(`${JSON.stringify(other === null ? report : { ...report, other_environment: other })}\n`);
     // As for an import with rejected rows: the rest is stored, but something was left out.
     return report.rejected === 0 ? 0 : 1;
   } catch (error) {
