@@ -52,7 +52,11 @@ describe('parseDataArgs', () => {
 
   it('takes the import file (or -) as its one positional, with --json and --batch-size', () => {
     expect(parseDataArgs('import', ['-', '--json', '--batch-size', '250'], {})).toMatchObject({ ok: true, args: { input: '-', json: true, batchSize: 250 } });
-    expect(parseDataArgs('import', [], {})).toEqual({ ok: false, error: 'name the file to import (or - for stdin)' });
+    expect(parseDataArgs('import', [], {})).toEqual({ ok: false, error: 'name the file to import (FILE or --events FILE; - for stdin)' });
+    // As tenure backtest and tenure tune take it.
+    expect(parseDataArgs('import', ['--events', 'x.csv', '--format', 'revenuecat-export'], {})).toMatchObject({ ok: true, args: { input: 'x.csv', format: 'revenuecat-export' } });
+    expect(parseDataArgs('import', ['--events', 'a', 'b'], {})).toEqual({ ok: false, error: 'the file is given twice (--events a and b): give it once' });
+    expect(parseDataArgs('export', ['--events', 'a'], {}).ok).toBe(false);
     expect(parseDataArgs('import', ['a', 'b'], {})).toEqual({ ok: false, error: 'one file at a time, got 2' });
     expect(parseDataArgs('import', ['a', '--batch-size', '0'], {})).toMatchObject({ ok: false, error: expect.stringContaining('--batch-size') });
   });

@@ -72,17 +72,19 @@ const wholeNumber = (text: string, min: number, max: number): number | null => (
 
 /**
  * Given the command and the arguments after it, returns the validated arguments, a help request,
- * or the first problem as one line (an unknown flag, a missing `--events`, a bad duration, date,
+ * or the first problem as one line (an unknown flag, no history file or two, a bad duration, date,
  * format, holdout, seed or rounds). Pure.
  *
  * @example
  * parseEvaluationArgs('backtest', ['--events', 'history.ndjson', '--horizon', '30d']);
+ * parseEvaluationArgs('tune', ['history.ndjson', '--out', 'tenure.config.json']); // the file as the argument, as import takes it
  */
 export function parseEvaluationArgs(command: EvaluationCommand, argv: readonly string[]): ParsedEvaluationArgs {
   let values: Record<string, unknown>;
+  let positionals: string[];
   try {
     const options: ParseArgsConfig['options'] = OPTIONS[command];
-    ({ values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true }));
   } catch (error) {
     return { ok: false, error: (error instanceof Error ? error.message : String(error)).split('\n')[0]! };
   }
@@ -90,8 +92,12 @@ export function parseEvaluationArgs(command: EvaluationCommand, argv: readonly s
   const fail = (error: string): ParsedEvaluationArgs => ({ ok: false, error });
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
 
-  const events = text('events');
-  if (events === undefined || events === '') return fail('--events is required: the history file (what `tenure export` writes, or a RevenueCat data export with --format revenuecat-export)');
+  // The history as `--events FILE` or as the one argument, as `tenure import FILE` takes it.
+  if (positionals.length > 1) return fail(`one history file at a time, got ${positionals.length}: ${positionals.join(', ')}`);
+  const flagged = text('events');
+  if (flagged !== undefined && positionals.length === 1) return fail(`the history is given twice (--events ${flagged} and ${positionals[0]}): give it once`);
+  const events = flagged ?? positionals[0];
+  if (events === undefined || events === '') return fail('name the history file (--events FILE, or FILE): what `tenure export` writes, or a RevenueCat data export with --format revenuecat-export');
   const formatText = text('format') ?? 'ndjson';
   if (!(IMPORT_FORMATS as readonly string[]).includes(formatText)) return fail(`--format must be ${IMPORT_FORMATS.join(' or ')}, got "${formatText}"`);
 

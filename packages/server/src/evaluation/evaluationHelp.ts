@@ -1,8 +1,9 @@
 /** Help texts of `tenure backtest` and `tenure tune` (kept apart so `--help` output is easy to review). */
 
-const HISTORY_OPTIONS = `  --events <file>        The history (required): NDJSON as \`tenure export\` writes it (events and
-                         activity), or with --format revenuecat-export a RevenueCat data export
-                         (CSV version 5, plain or gzip; sandbox rows are left out)
+const HISTORY_OPTIONS = `  --events <file>        The history (required; or <file> alone, as tenure import takes it): NDJSON
+                         as \`tenure export\` writes it (events and activity), or with --format
+                         revenuecat-export a RevenueCat data export (CSV version 5, plain or gzip;
+                         sandbox rows are left out)
   --format <format>      ndjson (default) or revenuecat-export
   --horizon <duration>   Churn within this long after a cutoff counts (default 30d; h, d or w)
   --step <duration>      Time between cutoffs (default 7d)
@@ -15,7 +16,7 @@ const HISTORY_OPTIONS = `  --events <file>        The history (required): NDJSON
   --json                 Print the report as JSON on stdout
   -h, --help             Show this help`;
 
-export const BACKTEST_HELP = `Usage: tenure backtest --events <file> [options]
+export const BACKTEST_HELP = `Usage: tenure backtest (--events <file> | <file>) [options]
 
 Measure the risk score on your own history: at each cutoff every live subscriber is scored from the
 records before it, and labelled by whether it churned within the horizon after it. Prints, pooled and
@@ -34,7 +35,7 @@ Example:
   tenure backtest --events history.ndjson --horizon 30d --step 7d --html report.html
 `;
 
-export const TUNE_HELP = `Usage: tenure tune --events <file> --out <file> [options]
+export const TUNE_HELP = `Usage: tenure tune (--events <file> | <file>) --out <file> [options]
 
 Search for weights that rank your own churners better, and prove them on a later holdout: the latest
 share of cutoffs is held out, the weights are tuned on earlier cutoffs whose horizon ends before it.

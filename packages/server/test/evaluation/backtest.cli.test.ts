@@ -35,6 +35,12 @@ describe('tenure backtest (process)', () => {
     expect(expected.cutoffs[0]!.at % DAY_MS).toBe(0);
   });
 
+  it('takes the history as the one argument too, as tenure import takes it', async () => {
+    const run = await runTenure(['backtest', file, '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(expected);
+  });
+
   it('prints the table: pooled figures, lift per band, a row per cutoff with the too-few-churners warning beside its numbers; writes the HTML report', async () => {
     const html = join(dir, 'report.html');
     const run = await runTenure(['backtest', '--events', file, '--horizon', '30d', '--step', '7d', '--html', html]);

@@ -33,7 +33,8 @@ const out = join(dir, 'never.config.json');
 
 const CASES: [string, string[], RegExp][] = [
   ['an unknown flag', ['backtest', '--events', history, '--bogus'], /^tenure backtest: Unknown option '--bogus'/],
-  ['a missing --events', ['backtest'], /^tenure backtest: --events is required/],
+  ['no history file', ['backtest'], /^tenure backtest: name the history file \(--events FILE, or FILE\)/],
+  ['a missing file given as the argument', ['tune', join(dir, 'nope.ndjson'), '--out', out], /^tenure tune: cannot read .*nope\.ndjson: .*ENOENT/],
   ['a missing file', ['backtest', '--events', join(dir, 'nope.ndjson')], /^tenure backtest: cannot read .*nope\.ndjson: .*ENOENT/],
   ['a folder', ['backtest', '--events', folder], /^tenure backtest: cannot read .*folder: .*EISDIR/],
   ['a CSV given as NDJSON', ['backtest', '--events', csv], /^tenure backtest: .*export\.csv is not NDJSON as `tenure export` writes it: line 1 is not JSON/],

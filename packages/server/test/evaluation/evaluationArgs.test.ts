@@ -29,7 +29,9 @@ describe('parseEvaluationArgs', () => {
   it('refuses each bad input with one line naming the flag', () => {
     const cases: [string[], RegExp, ('backtest' | 'tune')?][] = [
       [['--events', 'h', '--bogus'], /Unknown option '--bogus'/],
-      [[], /--events is required/],
+      [[], /name the history file \(--events FILE, or FILE\)/],
+      [['a.ndjson', 'b.ndjson'], /one history file at a time, got 2: a.ndjson, b.ndjson/],
+      [['--events', 'a.ndjson', 'b.ndjson'], /the history is given twice \(--events a.ndjson and b.ndjson\): give it once/],
       [['--events', 'h', '--format', 'csv'], /--format must be ndjson or revenuecat-export/],
       [['--events', 'h', '--horizon', '30'], /--horizon must be a duration/],
       [['--events', 'h', '--step', '0d'], /--step must be a duration/],
@@ -48,6 +50,12 @@ describe('parseEvaluationArgs', () => {
       expect(line, argv.join(' ')).toMatch(pattern);
       expect(line!.includes('\n')).toBe(false);
     }
+  });
+
+  it('takes the history as --events FILE or as the one argument, as tenure import takes it', () => {
+    expect(ok(['h.ndjson', '--horizon', '2w'])).toMatchObject({ events: 'h.ndjson', horizonMs: 14 * DAY_MS });
+    expect(ok(['--format', 'revenuecat-export', 'x.csv.gz', '--out', 'o.json'], 'tune')).toMatchObject({ events: 'x.csv.gz', format: 'revenuecat-export', out: 'o.json' });
+    expect(ok(['h.ndjson'])).toEqual(ok(['--events', 'h.ndjson']));
   });
 
   it('takes a holdout as a percentage or a share, strictly inside (0, 1)', () => {
@@ -98,7 +106,7 @@ describe('help', () => {
     for (const command of ['backtest', 'tune']) {
       out = '';
       expect((await runCli([command, '--help'], {}, io)).code).toBe(0);
-      expect(out.startsWith(`Usage: tenure ${command} --events <file>`)).toBe(true);
+      expect(out.startsWith(`Usage: tenure ${command} (--events <file> | <file>)`)).toBe(true);
     }
   });
 });

@@ -58,6 +58,7 @@ const OPTIONS = {
     format: { type: 'string' },
     'include-sandbox': { type: 'boolean' },
     'as-of': { type: 'string' },
+    events: { type: 'string' },
   },
 } as const;
 
@@ -93,8 +94,14 @@ export function parseDataArgs(command: DataCommand, argv: readonly string[], env
   const batchSize = Number(batchText);
   if (!/^\d+$/.test(batchText) || batchSize < 1 || batchSize > 100_000) return { ok: false, error: `--batch-size must be a whole number from 1 to 100000, got "${batchText}"` };
 
+  // The file as the argument, or as `--events FILE` as `tenure backtest` and `tenure tune` take it.
+  const flagged = text('events');
+  if (command === 'import' && flagged !== undefined && positionals.length > 0) {
+    return { ok: false, error: `the file is given twice (--events ${flagged} and ${positionals[0]}): give it once` };
+  }
+  if (command === 'import' && flagged !== undefined) positionals = [flagged];
   if (command === 'import' && positionals.length !== 1) {
-    return { ok: false, error: positionals.length === 0 ? 'name the file to import (or - for stdin)' : `one file at a time, got ${positionals.length}` };
+    return { ok: false, error: positionals.length === 0 ? 'name the file to import (FILE or --events FILE; - for stdin)' : `one file at a time, got ${positionals.length}` };
   }
   const formatText = text('format') ?? 'ndjson';
   if (!(IMPORT_FORMATS as readonly string[]).includes(formatText)) return { ok: false, error: `--format must be ${IMPORT_FORMATS.join(' or ')}, got "${formatText}"` };

@@ -51,6 +51,7 @@ that do not parse.
 
 export const IMPORT_HELP = `Usage: tenure import <FILE | -> [options]
        tenure import --format revenuecat-export <FILE | -> [--include-sandbox] [--as-of ISO] [options]
+       (--events FILE names the file too, as tenure backtest and tenure tune take it)
 
 Read NDJSON written by "tenure export" (or webhook bodies, one per line) into the store: events in
 batches, each batch one transaction, activity per customer, moved subscriptions' routes in file
