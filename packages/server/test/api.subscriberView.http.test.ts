@@ -3,7 +3,7 @@
 // original id and aliases, and the environment read. Real webhook fixtures through real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
 import { subscriberResponseSchema } from '../src/api/schemas.js';
-import { DAY, fixture, type WebhookBody } from './helpers/fixtures.js';
+import { DAY, T0, fixture, type WebhookBody } from './helpers/fixtures.js';
 import { startTestServer, type TestServer } from './helpers/testServer.js';
 
 let app: TestServer;
@@ -116,5 +116,36 @@ describe('GET /api/subscribers/:id: the fields beyond the seed', () => {
     await send(fixture('cancellation', { environment: 'SANDBOX' }));
     expect(await view('user_1234', '?environment=sandbox')).toMatchObject({ environment: 'sandbox', cancel_reason: 'UNSUBSCRIBE' });
     expect((await app.request('GET', '/api/subscribers/user_1234')).status).toBe(404);
+  });
+});
+
+describe('a granted entitlement (RevenueCat promotional grant) over a churned subscriber', () => {
+  it('is assessed as a pending cancellation until the grant ends, not a refund when revoked, and churned again after', async () => {
+    app = await startTestServer();
+    const at = T0 - 40 * DAY;
+    const expired = fixture('expiration', { id: 'expired', event_timestamp_ms: at + 30 * DAY, expiration_at_ms: at + 30 * DAY, expiration_reason: 'UNSUBSCRIBE' });
+    await send(purchaseBefore(at + DAY), expired);
+    const churned = await view('user_1234');
+    expect(churned).toMatchObject({ state: 'churned', promotional_access_until: null });
+
+    // What RevenueCat (and the billing simulator) sends for "grant pro for P7D": a one-time purchase in the PROMOTIONAL store.
+    const grantEnd = T0 + 7 * DAY;
+    const promo = { store: 'PROMOTIONAL', period_type: 'PROMOTIONAL', product_id: 'rc_promo_pro_weekly', price: 0, transaction_id: 'promo_1', original_transaction_id: 'promo_1' };
+    await send(fixture('non_renewing_purchase', { id: 'grant', event_timestamp_ms: T0 - DAY, purchased_at_ms: T0 - DAY, expiration_at_ms: grantEnd, ...promo }));
+    const granted = await view('user_1234');
+    expect(granted).toMatchObject({ state: 'pending_cancel', period_ends_at: grantEnd, promotional_access_until: grantEnd, last_activity_at: churned.last_activity_at });
+    expect(granted.risk_score as number).toBeLessThan(churned.risk_score as number);
+    const atRisk = await app.request('GET', '/api/at-risk?min_score=0&limit=10');
+    expect(atRisk.body.items).toEqual([expect.objectContaining({ customer_id: 'user_1234', state: 'pending_cancel' })]);
+
+    // The grant's end comes due on its own: the row is churned again from then, without an event.
+    app.clock.set(grantEnd);
+    expect(await view('user_1234')).toMatchObject({ state: 'churned', risk_score: churned.risk_score });
+    expect((await app.request('GET', '/api/at-risk?min_score=0&limit=10')).body.items).toEqual([expect.objectContaining({ state: 'churned' })]);
+
+    // Revoked (RevenueCat: its CANCELLATION in the PROMOTIONAL store): access ends, nothing is refunded.
+    app.clock.set(T0);
+    await send(fixture('cancellation', { id: 'revoke', event_timestamp_ms: T0, expiration_at_ms: T0, cancel_reason: 'CUSTOMER_SUPPORT', ...promo }));
+    expect(await view('user_1234')).toMatchObject({ state: 'churned', promotional_access_until: T0 });
   });
 });

@@ -48,7 +48,7 @@ describe('GET /openapi.json', () => {
       expect.arrayContaining(['customer_id', 'risk_score', 'risk_band', 'breakdown', 'recommendations']),
     );
     const subscriber = doc.paths['/api/subscribers/{customer_id}'].get.responses['200'].content['application/json'].schema;
-    const added = ['environment', 'original_app_user_id', 'aliases', 'ids', 'cancel_reason', 'grace_ends_at', 'auto_resume_at', 'temporary_access_until'];
+    const added = ['environment', 'original_app_user_id', 'aliases', 'ids', 'cancel_reason', 'grace_ends_at', 'auto_resume_at', 'temporary_access_until', 'promotional_access_until'];
     expect(subscriber.required).toEqual(expect.arrayContaining(added));
     expect(subscriber.properties.grace_ends_at.anyOf.map((t: { type: string }) => t.type)).toEqual(['integer', 'null']);
   });

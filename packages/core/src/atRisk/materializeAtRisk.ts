@@ -27,7 +27,8 @@ export function materializeAtRisk(
     assessment,
     row: {
       customer_id: subscriber.customer_id,
-      state: subscriber.state,
+      // As assessed: a churned customer given access by a promotional grant is pending_cancel until it ends.
+      state: assessment.subscriber.state,
       score: assessment.risk.score,
       band: assessment.risk.band,
       monthly_value_usd: monthlyValueCents(subscriber) / 100,

@@ -12,6 +12,7 @@
 import { DAY_MS, DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConfig.js';
 import { graceEndsAt } from '../risk/graceEndsAt.js';
 import { inactiveDays, inactivityPoints } from '../risk/inactiveDays.js';
+import { assessedAt, promotionalAccessEnd } from '../subscriber/promotionalAccess.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { assessSubscriber } from './assessSubscriber.js';
 import { sameAssessment } from './sameAssessment.js';
@@ -91,9 +92,11 @@ function nextGraceStep(s: Subscriber, t: number, config: TenureConfig): number |
   return Math.ceil(urgent);
 }
 
-function nextCandidate(s: Subscriber, t: number, config: TenureConfig): number | null {
+function nextCandidate(record: Subscriber, t: number, config: TenureConfig): number | null {
+  // The steps of the subscriber as assessed at t, and the end of a promotional grant that changes what it is.
+  const s = assessedAt(record, t);
   let next: number | null = null;
-  for (const at of [nextInactivityStep(s, t, config), nextTrialStep(s, t, config), nextReminderStep(s, t, config), nextGraceStep(s, t, config)]) {
+  for (const at of [nextInactivityStep(s, t, config), nextTrialStep(s, t, config), nextReminderStep(s, t, config), nextGraceStep(s, t, config), promotionalAccessEnd(record, t)]) {
     if (at !== null && at > t && (next === null || at < next)) next = at;
   }
   return next;

@@ -9,6 +9,7 @@ import { DAY_MS, DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConf
 import { graceEndsAt } from '../risk/graceEndsAt.js';
 import { inactiveDays } from '../risk/inactiveDays.js';
 import type { Risk } from '../risk/risk.js';
+import { assessedAt } from '../subscriber/promotionalAccess.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { URGENCY_BY_ACTION, URGENCY_RANK, type Action, type Recommendation } from './recommendation.js';
 
@@ -182,11 +183,13 @@ function rank(list: Recommendation[]): void {
  * recommend({ ...subscriber, state: 'churned' }, { ...risk, score: 95 }, now)[0]?.action; // 'winback'
  */
 export function recommend(
-  subscriber: Subscriber,
+  record: Subscriber,
   risk: Risk,
   now: number,
   config: TenureConfig = DEFAULT_CONFIG,
 ): Recommendation[] {
+  // As scored: a churned customer given access (a promotional grant) is what it is now.
+  const subscriber = assessedAt(record, now);
   const list: Recommendation[] = [];
   switch (subscriber.state) {
     case 'billing_issue':

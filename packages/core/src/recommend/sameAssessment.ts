@@ -9,6 +9,8 @@ import type { Assessment } from '../dispatch/delivery.js';
  * sameAssessment(assessSubscriber(s, now), assessSubscriber(s, now + 1)); // usually true
  */
 export function sameAssessment(a: Assessment, b: Assessment): boolean {
+  // The state as assessed moves with time too (a promotional grant's end), and a store keeps it in its row.
+  if (a.subscriber.state !== b.subscriber.state) return false;
   const x = a.risk;
   const y = b.risk;
   if (x.score !== y.score || x.band !== y.band) return false;

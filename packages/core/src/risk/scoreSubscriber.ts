@@ -5,6 +5,7 @@
  * it allocates only the result and its breakdown: no arrays, closures or pattern matching per call.
  */
 import { DAY_MS, DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConfig.js';
+import { assessedAt } from '../subscriber/promotionalAccess.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { bandFor } from './bandFor.js';
 import { inactiveDays, inactivityPoints } from './inactiveDays.js';
@@ -26,7 +27,9 @@ const MAX_SCORE = 100;
  * const risk = scoreSubscriber({ ...subscriber, state: 'billing_issue', billing_failures: 1 }, now);
  * risk.breakdown.billing_failures; // 10
  */
-export function scoreSubscriber(subscriber: Subscriber, now: number, config: TenureConfig = DEFAULT_CONFIG): Risk {
+export function scoreSubscriber(record: Subscriber, now: number, config: TenureConfig = DEFAULT_CONFIG): Risk {
+  // A churned customer given access (a promotional grant) is scored as what it is now (`assessedAt`).
+  const subscriber = assessedAt(record, now);
   const r = config.risk;
 
   const state = r.state_base[subscriber.state];

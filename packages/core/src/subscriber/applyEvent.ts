@@ -32,6 +32,9 @@ export const ACTIVITY_EVENT_TYPES = {
   TEMPORARY_ENTITLEMENT_GRANT: false,
 } as const satisfies Record<HandledEventType, boolean>;
 
+/** The store RevenueCat sends granted entitlements in (their grant, revoke and expiry). */
+export const PROMOTIONAL_STORE = 'PROMOTIONAL';
+
 /** The most aliases a subscriber keeps (the smallest in code-point order), so the record keeps a fixed size. */
 export const MAX_ALIASES = 10;
 
@@ -120,6 +123,8 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   let grace: number | null | undefined;
   let resume: number | null | undefined;
   let temporary: number | null | undefined;
+  // A promotional grant's end (null: no end), or where a revoke or expiry of it ends access.
+  let promotional: number | null | undefined;
   switch (event.type) {
     case 'INITIAL_PURCHASE':
       rank = EVENT_PRECEDENCE.INITIAL_PURCHASE;
@@ -137,6 +142,12 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     case 'CANCELLATION':
       rank = EVENT_PRECEDENCE.CANCELLATION;
       activity = ACTIVITY_EVENT_TYPES.CANCELLATION;
+      // A granted entitlement revoked (RevenueCat sends it in the PROMOTIONAL store, as a refund
+      // of the grant): access it gave ends, no subscription is refunded.
+      if (event.store === PROMOTIONAL_STORE) {
+        promotional = event.expiration_at_ms ?? at;
+        break;
+      }
       // A one-time purchase cancelled or refunded: RevenueCat sends `expiration_at_ms: null` for
       // non-subscriptions. Like the top-up itself, it is not the subscription's.
       if (event.expiration_at_ms === null) break;
@@ -158,6 +169,11 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     case 'EXPIRATION':
       rank = EVENT_PRECEDENCE.EXPIRATION;
       activity = ACTIVITY_EVENT_TYPES.EXPIRATION;
+      // A granted entitlement that ended: the end of the access it gave, not a subscription's.
+      if (event.store === PROMOTIONAL_STORE) {
+        promotional = event.expiration_at_ms ?? at;
+        break;
+      }
       // A paused Play subscription expires with this reason: paused, not churned.
       if (event.expiration_reason === 'SUBSCRIPTION_PAUSED') {
         nextState = 'paused';
@@ -185,6 +201,13 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     case 'NON_RENEWING_PURCHASE':
       rank = EVENT_PRECEDENCE.NON_RENEWING_PURCHASE;
       activity = ACTIVITY_EVENT_TYPES.NON_RENEWING_PURCHASE;
+      // A granted entitlement (RevenueCat sends a grant as a one-time purchase in the PROMOTIONAL
+      // store): access until its expiration (none: no end), given by the team, not the user's doing.
+      if (event.store === PROMOTIONAL_STORE) {
+        promotional = event.expiration_at_ms ?? null;
+        activity = false;
+        break;
+      }
       // A top-up: activity only. Its product is not the subscription's, and it has no period.
       break;
     case 'REFUND_REVERSED':
@@ -273,6 +296,13 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     temporaryKey = key;
   }
 
+  let promotionalUntil = prev === undefined ? null : (prev.promotional_access_until ?? null);
+  let promotionalKey = prev === undefined ? null : (prev.promotional_key ?? null);
+  if (promotional !== undefined && isLaterKey(key, promotionalKey)) {
+    promotionalUntil = promotional;
+    promotionalKey = key;
+  }
+
   // One person under several ids: RevenueCat sends the same original id on every event; should two
   // differ, the smaller in code-point order is kept so that the fold stays order-independent.
   const prevOriginal = prev === undefined ? null : (prev.original_app_user_id ?? null);
@@ -328,6 +358,8 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     pause_key: p.pause_key,
     temporary_access_until: temporaryUntil,
     temporary_key: temporaryKey,
+    promotional_access_until: promotionalUntil,
+    promotional_key: promotionalKey,
     original_app_user_id: originalId,
     aliases: aliases as string[],
     revenue: p.revenue,

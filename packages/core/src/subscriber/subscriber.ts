@@ -95,6 +95,15 @@ export interface Subscriber {
   temporary_access_until?: number | null;
   temporary_key?: EventKey | null;
   /**
+   * A granted entitlement (RevenueCat's promotional grant, sent in the `PROMOTIONAL` store): the end
+   * of the access it gives, by the latest of its events (`promotional_key`): a grant's
+   * `expiration_at_ms` (null: a grant without end), a revoke's or expiry's end. Access holds while
+   * `promotional_key` is set and `now` is before the end (see `promotionalAccessAt`). Absent in a
+   * record stored by an older version.
+   */
+  promotional_access_until?: number | null;
+  promotional_key?: EventKey | null;
+  /**
    * The customer's first app user id (`original_app_user_id`) and the other ids it was known by
    * (`aliases`, at most `MAX_ALIASES`, the smallest in code-point order, sorted): one person under
    * several ids. See `identityOf`.

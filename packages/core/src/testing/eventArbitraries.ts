@@ -12,7 +12,8 @@ const time = fc.integer({ min: 0, max: 40 }).map((n) => T0 + n * (DAY / 4));
 /**
  * One handled event for customer `user_1`, around 2025-11, with an id drawn from a large pool (use
  * `distinctEventsArb` for unique ids). Every handled type, with the fields that change what it means
- * (cancel and expiration reasons, grace end, resume time, original id and aliases) on any type.
+ * (cancel and expiration reasons, grace end, resume time, original id and aliases, the promotional
+ * store) on any type.
  *
  * @example
  * fc.assert(fc.property(handledEventArb, (event) => applyEvent(undefined, event).event_count === 1));
@@ -35,6 +36,8 @@ export const handledEventArb: fc.Arbitrary<HandledEvent> = fc
     product_id: fc.constantFrom('pro_monthly', 'pro_annual', null),
     new_product_id: fc.constantFrom('pro_monthly', 'pro_annual', null),
     expires_in: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
+    // PROMOTIONAL: a granted entitlement (its grant, revoke or expiry), whatever the type.
+    store: fc.constantFrom('APP_STORE', 'APP_STORE', 'PROMOTIONAL', null),
   })
   .map(
     ({ type, id, at, expires_in, grace_in, resume_in, ...rest }) =>

@@ -83,6 +83,8 @@ export const subscriberArb: fc.Arbitrary<Subscriber> = fc
     grace: fc.option(fc.tuple(durationArb(40), fc.constantFrom(-1, 1))),
     grace_key: eventKeyArb,
     auto_resume: fc.option(durationArb(90)),
+    // A promotional grant: its end before or after the last event, or none (a grant without end).
+    promotional: fc.option(fc.record({ key: eventKeyArb.filter((k) => k !== null), end: fc.option(fc.tuple(durationArb(40), fc.constantFrom(-1, 1))) })),
   })
   .map((r): Subscriber => {
     const last = r.first_event_at + r.span;
@@ -109,6 +111,8 @@ export const subscriberArb: fc.Arbitrary<Subscriber> = fc
       grace_key: r.grace_key,
       auto_resume_at: r.auto_resume === null ? null : last + r.auto_resume,
       pause_key: null,
+      promotional_access_until: r.promotional === null || r.promotional.end === null ? null : last + r.promotional.end[1] * r.promotional.end[0],
+      promotional_key: r.promotional === null ? null : r.promotional.key,
       last_activity_at: r.activity === null ? null : r.first_event_at + Math.floor(r.activity * r.span),
       first_event_at: r.first_event_at,
       last_event_at: last,

@@ -134,6 +134,7 @@ export const subscriberResponseSchema = z.object({
   grace_ends_at: nullableMs.meta({ description: 'End of the current grace period of a billing issue (access continues until then); null when not in one, or when a later event ended it.' }),
   auto_resume_at: nullableMs.meta({ description: '`auto_resume_at_ms` of the latest pause: when the paused subscription comes back; null when unknown.' }),
   temporary_access_until: nullableMs.meta({ description: 'End of the latest temporary entitlement grant (access during a store outage, not a purchase); null when none.' }),
+  promotional_access_until: nullableMs.meta({ description: 'End of the access a granted (promotional) entitlement gives, by its latest grant, revoke or expiry; null when none, or for a grant without end. While it gives access, a churned, refunded or paused subscriber is assessed as pending_cancel with its period ending then (active for a grant without end).' }),
   product_id: z.string().nullable(),
   period_ends_at: nullableMs,
   billing_failures: z.number().int(),

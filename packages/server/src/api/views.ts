@@ -40,6 +40,7 @@ export function subscriberView({ subscriber: s, risk }: Assessment, environment:
     grace_ends_at: graceEndsAt(s),
     auto_resume_at: s.auto_resume_at ?? null,
     temporary_access_until: s.temporary_access_until ?? null,
+    promotional_access_until: s.promotional_access_until ?? null,
     product_id: s.product_id,
     period_ends_at: s.period_ends_at,
     billing_failures: s.billing_failures,
