@@ -27,6 +27,7 @@ describe('GET /openapi.json', () => {
       '/health',
       '/metrics',
       '/openapi.json',
+      '/ready',
       '/webhook',
     ]);
   });

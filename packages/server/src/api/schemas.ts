@@ -223,4 +223,6 @@ export const dispatchesResponseSchema = z.object({
 });
 
 export const healthResponseSchema = z.object({ status: z.literal('ok'), service: z.string() });
+export const readyResponseSchema = z.object({ status: z.literal('ready'), service: z.string() });
+export const notReadyResponseSchema = z.object({ status: z.literal('not_ready'), service: z.string(), reason: z.string().meta({ description: '`shutting down`, `the store did not answer within 2000 ms`, or `the store failed: <error>`' }) });
 export const webhookAckSchema = z.object({ ok: z.literal(true), result: z.enum(['applied', 'duplicate', 'ignored']) });

@@ -40,6 +40,11 @@ export function bindRetentionApp(rt: RetentionRuntime): Express {
   app.use(createDashboardRouter()); // the dashboard page at `/` and its assets
 
   app.get('/health', (_req, res) => void res.json({ status: 'ok', service: rt.serviceName }));
+  // Readiness for a load balancer: 200 while the stores answer, 503 with the reason when they do not or the service shuts down.
+  app.get('/ready', async (_req, res) => {
+    const reason = await rt.ready();
+    res.status(reason === null ? 200 : 503).json(reason === null ? { status: 'ready', service: rt.serviceName } : { status: 'not_ready', service: rt.serviceName, reason });
+  });
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', (_req, res) => void res.json((openapi ??= buildOpenApiDocument(rt.serviceName))));
   app.get('/metrics', metricsHandler(rt.metrics, rt.apiAuth, rt.metricsPublic));

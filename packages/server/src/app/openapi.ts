@@ -55,6 +55,7 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
         },
       },
       '/health': { get: { summary: 'Liveness', responses: { '200': ok('Up', s.healthResponseSchema) } } },
+      '/ready': { get: { summary: 'Readiness: the stores answer and the service is not shutting down', responses: { '200': ok('Ready', s.readyResponseSchema), '503': ok('Not ready, with the reason', s.notReadyResponseSchema) } } },
       '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document' } } } },
       '/metrics': {
         get: {

@@ -26,6 +26,7 @@ import { createMemorySubscriberStore } from '../store/memorySubscriberStore.js';
 import { instrumentStore } from '../metrics/instrumentStore.js';
 import { createRetentionMetrics, type RetentionMetrics } from '../metrics/retentionMetrics.js';
 import { storeContext } from '../store/storeContext.js';
+import { probeReadiness } from './readiness.js';
 import { startAtRiskSweep } from './startAtRiskSweep.js';
 
 /** How alerts are dispatched. Every field has a default. */
@@ -114,6 +115,8 @@ export interface RetentionRuntime {
   metrics: RetentionMetrics;
   /** `GET /metrics` needs no API key. */
   metricsPublic: boolean;
+  /** Null when the stores answer and the service is not shutting down, else why not (`GET /ready`). */
+  ready(): Promise<string | null>;
   /**
    * Stops the at-risk sweep, waits for in-flight dispatches (until `signal` aborts: the alerts left
    * are recorded as failed and their cooldowns released), then closes notifiers and the store.
@@ -161,6 +164,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     ...(d.alertLink === undefined ? {} : { alertLink: d.alertLink }),
   });
   const autoDispatch = d.auto ?? true;
+  let closing = false;
   const sweep = startAtRiskSweep({ store, clock, config, logger, intervalMs: options.sweepIntervalMs ?? 1000 });
 
   const autoDispatchOne = (subscriber: Subscriber) => {
@@ -194,7 +198,10 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     afterApplied: autoDispatch && dispatcher.canSend ? autoDispatchOne : undefined,
     metrics,
     metricsPublic: options.metricsPublic ?? false,
+    // The stores themselves (not the instrumented one): a probe's lookups stay out of the store latency metrics.
+    ready: () => probeReadiness([{ name: 'the store', store: rawStore }, { name: 'the sandbox store', store: sandboxStore }], () => closing),
     async close(signal) {
+      closing = true; // from now on /ready answers 503, so a load balancer stops sending traffic
       await sweep.stop(); // before the store closes under it
       await dispatcher.drain(signal);
       await Promise.allSettled(notifiers.map((n) => n.close?.()));

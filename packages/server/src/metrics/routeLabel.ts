@@ -9,6 +9,7 @@ export const ROUTE_LABELS = [
   '/',
   '/webhook',
   '/health',
+  '/ready',
   '/openapi.json',
   '/metrics',
   '/dashboard/:file',
