@@ -40,6 +40,7 @@ export default defineConfig({
       project('server', 'packages/server', undefined, false),
       project('billing-sim', 'packages/billing-sim', undefined, false),
       project('quickstart', 'examples/quickstart'),
+      project('frameworks', 'examples/frameworks'),
       // The published packages packed, linted and installed into a project outside the monorepo.
       project('consumer', 'test/consumer', ['*.test.ts']),
     ],

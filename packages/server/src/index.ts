@@ -11,6 +11,8 @@ export { createRetentionApp, closeRetentionApp } from './app/createRetentionApp.
 export type { RetentionOptions, DispatchOptions } from './app/retentionOptions.js';
 export { createRetentionRequestListener } from './webhook/createRetentionRequestListener.js';
 export type { RetentionRequestListener } from './webhook/createRetentionRequestListener.js';
+export { createRetentionFetchHandler } from './fetch/createRetentionFetchHandler.js';
+export type { RetentionFetchHandler, RetentionFetchOptions } from './fetch/createRetentionFetchHandler.js';
 export { startRetentionServer } from './server/startRetentionServer.js';
 export type { StartOptions, RunningRetentionServer } from './server/startRetentionServer.js';
 export { buildOpenApiDocument } from './app/openapi.js';
