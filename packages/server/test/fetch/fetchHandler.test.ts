@@ -24,7 +24,7 @@ function handler(options: Parameters<typeof createRetentionFetchHandler>[0] = {}
   return h;
 }
 
-const post = (url: string, body: BodyInit | null, headers: Record<string, string> = { authorization: KEY }) =>
+const post = (url: string, body: string | Uint8Array | null, headers: Record<string, string> = { authorization: KEY }) =>
   new Request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 const read = async (res: Response) => ({ status: res.status, body: JSON.parse(await res.text()) as unknown });
 
