@@ -156,10 +156,10 @@ export { vcAdjustmentSchema, virtualCurrencyTransactionEventSchema } from './cre
 export type { VcAdjustment, VirtualCurrencyTransactionEvent } from './credits/virtualCurrencyTransactionEvent.js';
 
 // --- Evaluation: backtest and calibration ---
-export { backtest, evaluateHistogram, historySpan, resolveCutoffs, MIN_POSITIVES, MAX_CUTOFFS } from './evaluation/backtest.js';
+export { backtest, backtestHistory, evaluateHistogram, historySpan, resolveCutoffs, MIN_POSITIVES, MAX_CUTOFFS } from './evaluation/backtest.js';
 export type { BacktestOptions, BacktestReport, EvaluationMetrics, SignalCoverage } from './evaluation/backtest.js';
-export { walkCutoffs } from './evaluation/walkCutoffs.js';
-export type { WalkVisitor, WalkSummary } from './evaluation/walkCutoffs.js';
+export { groupHistory, walkCustomers, walkCutoffs } from './evaluation/walkCutoffs.js';
+export type { CustomerHistory, GroupedHistory, WalkVisitor, WalkSummary } from './evaluation/walkCutoffs.js';
 export { DEFAULT_LAPSE_MS, hasLapsed, isLiveAt, isEndedState } from './evaluation/churnOutcome.js';
 export { rocAuc, prAuc } from './evaluation/rankMetrics.js';
 export { bandTable, calibrationTable, thresholdTable } from './evaluation/thresholdMetrics.js';

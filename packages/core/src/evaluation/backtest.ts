@@ -14,7 +14,7 @@ import { DEFAULT_LAPSE_MS } from './churnOutcome.js';
 import { prAuc, rocAuc } from './rankMetrics.js';
 import { addSample, emptyHistogram, histogramTotals, mergeHistograms, type ScoreHistogram } from './scoreHistogram.js';
 import { bandTable, calibrationTable, thresholdTable, type BandRow, type CalibrationRow, type ThresholdRow } from './thresholdMetrics.js';
-import { walkCutoffs, type WalkSummary } from './walkCutoffs.js';
+import { groupHistory, walkCustomers, type GroupedHistory, type WalkSummary } from './walkCutoffs.js';
 
 /** Below this many churners a figure is reported with a warning: too few for a meaningful number. */
 export const MIN_POSITIVES = 30;
@@ -170,7 +170,19 @@ export function resolveCutoffs(options: BacktestOptions, span: { first: number; 
  * if (report.ok) report.value.pooled.roc_auc; // 0.78
  */
 export function backtest(records: readonly StoredRecord[], options: BacktestOptions = {}): Result<BacktestReport, FieldError> {
-  const span = historySpan(records);
+  return backtestHistory(groupHistory(records), options);
+}
+
+/**
+ * Given a history grouped by customer (`groupHistory` of records in memory, or a reader that
+ * streams customers from disk, so memory holds one customer at a time) and options, returns the
+ * same report as `backtest` of the same records. Pure (the history's iterable is walked once).
+ *
+ * @example
+ * const report = backtestHistory(spilledHistory, { horizon_ms: 30 * DAY });
+ */
+export function backtestHistory(history: GroupedHistory, options: BacktestOptions = {}): Result<BacktestReport, FieldError> {
+  const span = history.span;
   const resolved = resolveCutoffs(options, span);
   if (!resolved.ok) return resolved;
   const cutoffs = resolved.value;
@@ -182,7 +194,7 @@ export function backtest(records: readonly StoredRecord[], options: BacktestOpti
   const histograms = cutoffs.map(() => emptyHistogram());
   const nonzero: Record<keyof RiskBreakdown, number> = { state: 0, billing_failures: 0, renewals: 0, inactivity: 0, trial_conversion: 0, cancel_reason: 0 };
   let assessed = 0;
-  const summary = walkCutoffs<number>(records, cutoffs, horizon, lapse, {
+  const summary = walkCustomers<number>(history, cutoffs, horizon, lapse, {
     assess: (_index, subscriber, at) => {
       const risk = scoreSubscriber(subscriber, at, config);
       assessed += 1;

@@ -70,36 +70,99 @@ function sortDistinct(times: number[]): number {
   return distinct;
 }
 
+/** One customer's history, ready to walk: its distinct events in time order (ties in delivery order), its distinct activity instants ascending. */
+export interface CustomerHistory {
+  events: readonly HandledEvent[];
+  activity: readonly number[];
+}
+
 /**
- * Given a history (events and reported activity, in any order, with repeated deliveries), cutoffs
- * ascending, a horizon and the lapse allowance, calls `visitor.assess` for every subscriber live at
- * each cutoff, folded from the records strictly before it, and later `visitor.label` with whether it
- * churned (became churned or refunded, or lapsed) in [cutoff, cutoff + horizon). Duplicates are
- * dropped as the stores drop them (`distinctOccurrences`; a report repeated for a customer and
- * instant counts once), and activity counts from the customer's first event on, as a live store
- * keeps it. Customer by customer: a customer's assessments and labels come before the next
- * customer's. Pure (the visitor may keep what it is given).
+ * A history grouped by customer, as `groupHistory` builds it from records in memory or a reader
+ * streams it from disk (`tenure backtest` on a large file): the customers with at least one
+ * distinct event, walked once, in any order; what the walk reports about the whole history; and its
+ * span (first and last record, events and activity, null without any).
+ */
+export interface GroupedHistory {
+  customers: Iterable<CustomerHistory>;
+  summary: WalkSummary;
+  span: { first: number; last: number } | null;
+}
+
+/**
+ * Given a history (events and reported activity, in any order, with repeated deliveries), returns
+ * it grouped by customer: duplicates dropped as the stores drop them (`distinctOccurrences`; a
+ * report repeated for a customer and instant counts once), each customer's events in time order
+ * (a stable sort: events of one instant keep their delivery order) and its distinct report instants
+ * ascending. Pure.
  *
  * @example
- * walkCutoffs(records, [t1, t2], 30 * DAY, DEFAULT_LAPSE_MS, { assess: (i, s, at) => scoreSubscriber(s, at).score, label: (i, score, churned) => addSample(h[i], score, churned) });
+ * groupHistory(records).summary.customers; // 3
  */
-export function walkCutoffs<T>(
-  records: readonly StoredRecord[],
-  cutoffs: readonly number[],
-  horizonMs: number,
-  lapseMs: number,
-  visitor: WalkVisitor<T>,
-): WalkSummary {
+export function groupHistory(records: readonly StoredRecord[]): GroupedHistory {
   const raw: HandledEvent[] = [];
   const reports = grouper<number>();
+  let first = Infinity;
+  let last = -Infinity;
   for (const record of records) {
+    const at = record.kind === 'event' ? record.event.event_timestamp_ms : record.at;
+    if (at < first) first = at;
+    if (at > last) last = at;
     if (record.kind === 'event') raw.push(record.event);
     else reports.add(record.customer_id, record.at);
   }
   const events = distinctOccurrences(raw);
   const byCustomer = grouper<HandledEvent>();
   for (const event of events) byCustomer.add(event.app_user_id, event);
+  let activity = 0;
+  let reported = 0;
+  const customers: CustomerHistory[] = [];
+  for (const [customerId, own] of byCustomer.groups) {
+    // A stable sort: events of one instant keep their order, as in a sort of the whole history.
+    for (let i = 1; i < own.length; i += 1) {
+      if (own[i - 1]!.event_timestamp_ms > own[i]!.event_timestamp_ms) {
+        own.sort(byEventTime);
+        break;
+      }
+    }
+    const times = reports.groups.get(customerId) ?? [];
+    const distinct = sortDistinct(times);
+    activity += distinct;
+    reported += times.length;
+    customers.push({ events: own, activity: distinct === times.length ? times : dedupeSorted(times) });
+  }
+  // Reports of customers without an event: counted, never applied.
+  for (const [customerId, times] of reports.groups) {
+    if (byCustomer.groups.has(customerId)) continue;
+    activity += sortDistinct(times);
+    reported += times.length;
+  }
+  return {
+    customers,
+    summary: { events: events.length, duplicates: raw.length - events.length + reported - activity, activity, customers: customers.length },
+    span: first === Infinity ? null : { first, last },
+  };
+}
 
+/** A sorted list without its repeats. */
+function dedupeSorted(times: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const t of times) if (out.length === 0 || out[out.length - 1] !== t) out.push(t);
+  return out;
+}
+
+/**
+ * Given a history grouped by customer, cutoffs ascending, a horizon and the lapse allowance, calls
+ * `visitor.assess` for every subscriber live at each cutoff, folded from the records strictly
+ * before it, and later `visitor.label` with whether it churned (became churned or refunded, or
+ * lapsed) in [cutoff, cutoff + horizon). Activity counts from the customer's first event on, as a
+ * live store keeps it. Customer by customer: a customer's assessments and labels come before the
+ * next customer's, and only one customer is held at a time (the history's own iterable decides what
+ * else is in memory). Returns the history's summary. Pure (the visitor may keep what it is given).
+ *
+ * @example
+ * walkCustomers(groupHistory(records), [t1, t2], 30 * DAY, DEFAULT_LAPSE_MS, visitor);
+ */
+export function walkCustomers<T>(history: GroupedHistory, cutoffs: readonly number[], horizonMs: number, lapseMs: number, visitor: WalkVisitor<T>): WalkSummary {
   // Every instant: a cutoff (assess) or a cutoff's horizon end (label); labels first on a tie, so a
   // cutoff equal to an earlier one's horizon end sees the same records.
   const instants: { at: number; index: number; label: boolean }[] = [];
@@ -111,22 +174,11 @@ export function walkCutoffs<T>(
 
   const live = new Uint8Array(cutoffs.length);
   const values: (T | undefined)[] = new Array<T | undefined>(cutoffs.length);
-  const customers = byCustomer.groups.size;
+  const customers = history.summary.customers;
   const every = Math.max(1, Math.ceil(customers / PROGRESS_STEPS));
   let done = 0;
-  let activity = 0;
-  let reported = 0;
-  for (const [customerId, own] of byCustomer.groups) {
-    // A stable sort: events of one instant keep their order, as in a sort of the whole history.
-    for (let i = 1; i < own.length; i += 1) {
-      if (own[i - 1]!.event_timestamp_ms > own[i]!.event_timestamp_ms) {
-        own.sort(byEventTime);
-        break;
-      }
-    }
-    const times = reports.groups.get(customerId) ?? [];
-    activity += sortDistinct(times);
-    reported += times.length;
+  for (const { events: own, activity: times } of history.customers) {
+    if (own.length === 0) continue;
     // Reports before the customer's first event are dropped (a store does not know it yet). Being a
     // maximum, the latest report before an instant is all the walk needs of them.
     let a = 0;
@@ -161,12 +213,24 @@ export function walkCutoffs<T>(
     done += 1;
     if (done % every === 0 && done < customers) visitor.progress?.(done, customers);
   }
-  // Reports of customers without an event: counted, never applied.
-  for (const [customerId, times] of reports.groups) {
-    if (byCustomer.groups.has(customerId)) continue;
-    activity += sortDistinct(times);
-    reported += times.length;
-  }
   visitor.progress?.(customers, customers);
-  return { events: events.length, duplicates: raw.length - events.length + reported - activity, activity, customers };
+  return history.summary;
+}
+
+/**
+ * Given a history (events and reported activity, in any order, with repeated deliveries), cutoffs
+ * ascending, a horizon and the lapse allowance, walks it as `walkCustomers` does after
+ * `groupHistory`. Pure (the visitor may keep what it is given).
+ *
+ * @example
+ * walkCutoffs(records, [t1, t2], 30 * DAY, DEFAULT_LAPSE_MS, { assess: (i, s, at) => scoreSubscriber(s, at).score, label: (i, score, churned) => addSample(h[i], score, churned) });
+ */
+export function walkCutoffs<T>(
+  records: readonly StoredRecord[],
+  cutoffs: readonly number[],
+  horizonMs: number,
+  lapseMs: number,
+  visitor: WalkVisitor<T>,
+): WalkSummary {
+  return walkCustomers(groupHistory(records), cutoffs, horizonMs, lapseMs, visitor);
 }

@@ -44,7 +44,16 @@ export type WindowOptions = Required<Pick<BacktestOptions, 'from' | 'to' | 'step
  * backtest(records, windowOptions(args, records, config));
  */
 export function windowOptions(args: EvaluationArgs, records: readonly StoredRecord[], config: TenureConfig): WindowOptions {
-  const span = historySpan(records);
+  return windowOptionsOf(args, historySpan(records), config);
+}
+
+/**
+ * As `windowOptions`, given the history's span (a spilled history knows it without its records). Pure.
+ *
+ * @example
+ * backtestHistory(history, windowOptionsOf(args, history.span, config));
+ */
+export function windowOptionsOf(args: EvaluationArgs, span: { first: number; last: number } | null, config: TenureConfig): WindowOptions {
   const derived = span === null ? null : defaultWindow(span, args.horizonMs);
   return {
     // Without a span the core refuses the history before it reads the window.

@@ -14,9 +14,8 @@ import { emptyRowTally, exportEventBatches } from '../import/exportEvents.js';
 import { openExportReader } from '../import/readExport.js';
 import { errorLine } from '../store/openStore.js';
 
-/** A history read from a file, and what was left out of it. */
-export interface History {
-  records: StoredRecord[];
+/** What reading a history file counted. */
+export interface HistoryTally {
   /** Lines (NDJSON, non-blank) or rows (export) read. */
   read: number;
   /** Bad lines or rows, skipped: the count and the first few. */
@@ -26,9 +25,17 @@ export interface History {
   ignored: number;
   /** `lines` or `rows`. */
   unit: 'lines' | 'rows';
+  /** Records handed to the sink. */
+  kept: number;
+}
+
+/** A history read from a file into memory, and what was left out of it. */
+export interface History extends HistoryTally {
+  records: StoredRecord[];
 }
 
 export type HistoryOutcome = { ok: true; value: History } | { ok: false; error: string };
+export type TallyOutcome = { ok: true; value: HistoryTally } | { ok: false; error: string };
 
 /** Rejections kept (the count stays exact). */
 const LISTED = 10;
@@ -46,6 +53,21 @@ export type ReadProgress = (bytes: number, total: number) => void;
  * if (history.ok) backtest(history.value.records, options);
  */
 export async function readHistory(path: string, format: ImportFormat, onProgress?: ReadProgress): Promise<HistoryOutcome> {
+  const records: StoredRecord[] = [];
+  const read = await readRecords(path, format, (record) => void records.push(record), onProgress);
+  return read.ok ? { ok: true, value: { ...read.value, records } } : read;
+}
+
+/**
+ * Given a file name, its format, a sink and an optional progress callback, hands every record of
+ * the history to the sink in file order (for a sink that spills them to disk: `spillHistory`), and
+ * resolves with what was read, or with one line saying why the file cannot be used (as
+ * `readHistory`).
+ *
+ * @example
+ * const tally = await readRecords('backup.ndjson', 'ndjson', (record) => insert(record));
+ */
+export async function readRecords(path: string, format: ImportFormat, sink: (record: StoredRecord) => void, onProgress?: ReadProgress): Promise<TallyOutcome> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -56,8 +78,8 @@ export async function readHistory(path: string, format: ImportFormat, onProgress
   try {
     const { size } = await handle.stat();
     const progress = () => onProgress?.(stream.bytesRead, size);
-    const outcome = format === 'ndjson' ? await readNdjson(path, stream, progress) : await readExport(path, stream, progress);
-    if (outcome.ok && outcome.value.records.length === 0) {
+    const outcome = format === 'ndjson' ? await readNdjson(path, stream, sink, progress) : await readExport(path, stream, sink, progress);
+    if (outcome.ok && outcome.value.kept === 0) {
       const first = outcome.value.rejections[0];
       const why = first === undefined ? '' : ` (${outcome.value.rejected} ${outcome.value.unit} rejected; line ${first.line}, ${first.field}: ${first.message})`;
       return { ok: false, error: `${path} holds no events${why}` };
@@ -72,8 +94,8 @@ export async function readHistory(path: string, format: ImportFormat, onProgress
 
 type Stream = ReturnType<Awaited<ReturnType<typeof open>>['createReadStream']>;
 
-async function readNdjson(path: string, stream: Stream, progress: () => void): Promise<HistoryOutcome> {
-  const history: History = { records: [], read: 0, rejected: 0, rejections: [], ignored: 0, unit: 'lines' };
+async function readNdjson(path: string, stream: Stream, sink: (record: StoredRecord) => void, progress: () => void): Promise<TallyOutcome> {
+  const history: HistoryTally = { read: 0, rejected: 0, rejections: [], ignored: 0, unit: 'lines', kept: 0 };
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNo = 0;
   try {
@@ -82,7 +104,10 @@ async function readNdjson(path: string, stream: Stream, progress: () => void): P
       const line = parseImportLine(raw, lineNo);
       if (line.kind === 'blank') continue;
       history.read += 1;
-      if (line.kind === 'record') history.records.push(line.record);
+      if (line.kind === 'record') {
+        sink(line.record);
+        history.kept += 1;
+      }
       else if (line.kind === 'ignored') history.ignored += 1;
       else if (line.kind === 'moved_subscription') {
         // A moved subscription's route only says where events delivered later go: the exported
@@ -104,15 +129,16 @@ async function readNdjson(path: string, stream: Stream, progress: () => void): P
   return { ok: true, value: history };
 }
 
-async function readExport(path: string, stream: Stream, progress: () => void): Promise<HistoryOutcome> {
+async function readExport(path: string, stream: Stream, sink: (record: StoredRecord) => void, progress: () => void): Promise<TallyOutcome> {
   const opened = await openExportReader(stream);
   if (!opened.ok) return { ok: false, error: `${path}: ${opened.error.message}` };
   const tally = emptyRowTally();
-  const records: StoredRecord[] = [];
+  let kept = 0;
   // Sandbox rows are test purchases: left out, as production scores leave them out.
   for await (const batch of exportEventBatches(opened.value, tally, { sandbox: false, batchSize: 10_000, maxRejections: LISTED })) {
-    for (const event of batch.production) records.push({ kind: 'event', event });
+    for (const event of batch.production) sink({ kind: 'event', event });
+    kept += batch.production.length;
     progress();
   }
-  return { ok: true, value: { records, read: tally.rows, rejected: tally.rejected, rejections: tally.rejections, ignored: tally.sandbox_skipped, unit: 'rows' } };
+  return { ok: true, value: { read: tally.rows, rejected: tally.rejected, rejections: tally.rejections, ignored: tally.sandbox_skipped, unit: 'rows', kept } };
 }

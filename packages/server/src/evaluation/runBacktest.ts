@@ -1,13 +1,14 @@
 /** `tenure backtest`: read a history, run the core's backtest, print the table (or JSON), write the HTML report. */
 import { writeFile } from 'node:fs/promises';
-import { backtest } from '@tenure/core';
+import { backtestHistory } from '@tenure/core';
 import type { DataIo } from '../cli/storeData/dataIo.js';
 import { errorLine } from '../store/openStore.js';
 import { backtestHtml } from './backtestHtml.js';
 import type { EvaluationArgs } from './evaluationArgs.js';
-import { optionErrorLine, windowOptions } from './evaluationOptions.js';
+import { optionErrorLine, windowOptionsOf } from './evaluationOptions.js';
 import { formatBacktest, type BacktestContext } from './formatBacktest.js';
-import { loadInputs, terminalProgress } from './loadInputs.js';
+import { loadInputsWith, terminalProgress } from './loadInputs.js';
+import { spillHistory } from './spillHistory.js';
 
 /**
  * Given the parsed arguments and the io, runs the backtest and resolves with the exit code: 0 done,
@@ -19,16 +20,25 @@ import { loadInputs, terminalProgress } from './loadInputs.js';
  */
 export async function runBacktest(args: EvaluationArgs, io: DataIo): Promise<number> {
   const fail = (code: number, message: string) => (io.stderr(`tenure backtest: ${message}\n`), code);
-  const inputs = await loadInputs(args, io);
+  // The history is spilled to a temporary file indexed by customer and walked back one customer
+  // at a time: memory stays flat however many customers the file holds (docs/backtesting.md).
+  const inputs = await loadInputsWith(args, io, spillHistory, (s) => s.tally);
   if (!inputs.ok) return fail(2, inputs.error);
-  const { config, calibration, history } = inputs.value;
+  const { config, calibration } = inputs.value;
+  const spilled = inputs.value.history;
+  const history = spilled.tally;
 
   const bar = terminalProgress(io, 'backtest: evaluating', 'customers');
-  const result = backtest(history.records, {
-    ...windowOptions(args, history.records, config),
-    ...(calibration === null ? {} : { calibration }),
-    onProgress: (done, total) => bar?.update(done, total),
-  });
+  let result;
+  try {
+    result = backtestHistory(spilled.history, {
+      ...windowOptionsOf(args, spilled.history.span, config),
+      ...(calibration === null ? {} : { calibration }),
+      onProgress: (done, total) => bar?.update(done, total),
+    });
+  } finally {
+    spilled.close();
+  }
   if (!result.ok) {
     bar?.finish('backtest: stopped');
     return fail(2, optionErrorLine(result.errors));
