@@ -91,7 +91,7 @@ const eventText = fc
   .map(({ type, required, drop, fields, others, order }) => {
     const entries: [string, unknown][] = [
       ['type', type],
-      ...(['id', 'app_user_id', 'event_timestamp_ms'] as const).map((k, i): [string, unknown] => [k, required[i]]).filter(([k]) => !drop.includes(k)),
+      ...(['id', 'app_user_id', 'event_timestamp_ms'] as const).map((k, i): [string, unknown] => [k, required[i]]).filter(([k]) => !(drop as readonly string[]).includes(k)),
       ...fields,
       ...others,
     ];
