@@ -26,10 +26,20 @@ export interface ServeOptions {
   clock: 'event' | 'wall';
 }
 
+/**
+ * Extra node flags for every `tenure serve` target, from the environment: `BENCH_SERVE_PROFILE=DIR`
+ * writes a CPU profile of each target into DIR when it stops (`--cpu-prof`; the service exits
+ * gracefully on SIGTERM, so the profile is written).
+ */
+function serveNodeFlags(): string[] {
+  const dir = process.env['BENCH_SERVE_PROFILE'];
+  return dir === undefined || dir === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
+
 /** Given a store spec, the cores and the clock, starts `tenure serve` and resolves once it answers. */
 export function startServe(options: ServeOptions): Promise<RunningTarget> {
   return runTarget(
-    [...tenureCli(), 'serve', '--store', options.store],
+    [...serveNodeFlags(), ...tenureCli(), 'serve', '--store', options.store],
     {
       BILLING_WEBHOOK_AUTH_KEY: WEBHOOK_AUTH,
       TENURE_API_KEY: API_AUTH.slice('Bearer '.length),

@@ -49,4 +49,36 @@ describe('DueHeap (property)', () => {
       { numRuns: 60 },
     );
   });
+
+  it('after a compaction (stale nodes dropped in place) and a reset, pops every current row in time order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 10_000 }), { minLength: 1100, maxLength: 1600 }),
+        fc.array(fc.option(fc.integer({ min: 0, max: 10_000 }), { nil: null, freq: 4 }), { minLength: 1100, maxLength: 1600 }),
+        (first, moves) => {
+          const rows: Row[] = first.map((time, id) => ({ id, rescoreAt: time }));
+          const heap = new DueHeap<Row>();
+          for (const row of rows) heap.push(row);
+          // Move most rows (their first nodes go stale), then compact once the stale outnumber the live.
+          moves.forEach((time, i) => {
+            const row = rows[i % rows.length]!;
+            if (row.rescoreAt === time) return;
+            row.rescoreAt = time;
+            heap.push(row);
+          });
+          const live = rows.filter((r) => r.rescoreAt !== null);
+          heap.compactIfSparse(live.length);
+          if (heap.size >= 1024 && heap.size >= 2 * live.length) throw new Error('did not compact');
+          const copy = new DueHeap<Row>();
+          copy.reset(rows);
+          const expected = live.map((r) => r.rescoreAt!).sort((a, b) => a - b);
+          const before = new Map(rows.map((r) => [r, r.rescoreAt]));
+          expect(heap.popDue(Number.POSITIVE_INFINITY, rows.length).map((r) => before.get(r))).toEqual(expected);
+          for (const r of rows) r.rescoreAt = before.get(r)!;
+          expect(copy.popDue(Number.POSITIVE_INFINITY, rows.length).map((r) => before.get(r))).toEqual(expected);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
 });

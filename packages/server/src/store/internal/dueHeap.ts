@@ -61,19 +61,59 @@ export class DueHeap<R extends DueRow> {
     return due;
   }
 
-  /** Drops stale nodes once they outnumber the `live` queued rows (and the heap is not tiny): O(n), amortized over the pushes that made them. */
+  /**
+   * Drops stale nodes once they outnumber the `live` queued rows (and the heap is not tiny): O(n),
+   * amortized over the pushes that made them. In place: the live nodes are packed to the front of
+   * the same arrays and heapified bottom-up (no new arrays, no push per node).
+   */
   compactIfSparse(live: number): void {
     if (this.rows.length < 1024 || this.rows.length < 2 * live) return;
-    const current: R[] = [];
-    for (let i = 0; i < this.rows.length; i++) if (this.rows[i]!.rescoreAt === this.times[i]) current.push(this.rows[i]!);
-    this.reset(current);
+    const { rows, times } = this;
+    let n = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (row.rescoreAt !== times[i]) continue; // stale
+      rows[n] = row;
+      times[n] = times[i]!;
+      n++;
+    }
+    rows.length = n;
+    this.heapify();
   }
 
-  /** Replaces the content with `rows` (each at its current `rescoreAt`). */
+  /** Replaces the content with `rows` (each at its current `rescoreAt`; null ones are left out). */
   reset(rows: Iterable<R>): void {
-    this.rows = [];
-    this.times = new Float64Array(1024);
-    for (const row of rows) this.push(row);
+    const kept: R[] = [];
+    for (const row of rows) if (row.rescoreAt !== null) kept.push(row);
+    let capacity = 1024;
+    while (capacity < kept.length) capacity *= 2;
+    this.times = new Float64Array(capacity);
+    for (let i = 0; i < kept.length; i++) this.times[i] = kept[i]!.rescoreAt!;
+    this.rows = kept;
+    this.heapify();
+  }
+
+  /** Makes the first `rows.length` nodes a heap, sifting each parent down from the last one up: O(n). */
+  private heapify(): void {
+    for (let i = (this.rows.length >> 1) - 1; i >= 0; i--) this.siftDown(i, this.rows[i]!, this.times[i]!);
+  }
+
+  /** Places `row` at `time` into the subtree rooted at `i` (whose own node is free), moving smaller children up. */
+  private siftDown(start: number, row: R, time: number): void {
+    const n = this.rows.length;
+    let i = start;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= n) break;
+      const right = left + 1;
+      const child = right < n && this.times[right]! < this.times[left]! ? right : left;
+      if (this.times[child]! >= time) break;
+      this.times[i] = this.times[child]!;
+      this.rows[i] = this.rows[child]!;
+      i = child;
+    }
+    this.times[i] = time;
+    this.rows[i] = row;
   }
 
   private popTop(): R {
@@ -81,21 +121,8 @@ export class DueHeap<R extends DueRow> {
     const lastRow = this.rows.pop()!;
     const n = this.rows.length;
     if (n === 0) return top;
-    const lastTime = this.times[n]!;
     // Sift the last node down from the root.
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) break;
-      const right = left + 1;
-      const child = right < n && this.times[right]! < this.times[left]! ? right : left;
-      if (this.times[child]! >= lastTime) break;
-      this.times[i] = this.times[child]!;
-      this.rows[i] = this.rows[child]!;
-      i = child;
-    }
-    this.times[i] = lastTime;
-    this.rows[i] = lastRow;
+    this.siftDown(0, lastRow, this.times[n]!);
     return top;
   }
 }
