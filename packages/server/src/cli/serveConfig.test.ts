@@ -24,6 +24,7 @@ describe('parseServeArgs', () => {
       clock: { kind: 'wall' },
       smtp: undefined,
       slackWebhookUrl: undefined,
+      alertWebhook: undefined,
       ratePerSecond: 1,
       cooldownMs: undefined,
       configFile: undefined,
@@ -143,6 +144,10 @@ describe('parseServeArgs', () => {
     [{ SMTP_URL: 'smtp://mail' }, 'SMTP_URL (--smtp-url) is set: also set --alert-email-from (ALERT_EMAIL_FROM) and --alert-email-to (ALERT_EMAIL_TO)'],
     [{ ALERT_EMAIL_TO: 'b@x.io' }, 'ALERT_EMAIL_TO (--alert-email-to) needs --smtp-url (SMTP_URL)'],
     [{ SLACK_WEBHOOK_URL: 'https://' }, 'SLACK_WEBHOOK_URL (--slack-webhook-url) must be an http(s) URL'],
+    [{ ALERT_WEBHOOK_URL: 'crm.example.com', ALERT_WEBHOOK_SECRET: WHSEC }, 'ALERT_WEBHOOK_URL (--alert-webhook-url) must be an http(s) URL'],
+    [{ ALERT_WEBHOOK_URL: 'https://crm.example.com/h' }, 'ALERT_WEBHOOK_URL (--alert-webhook-url) is set: also set --alert-webhook-secret (ALERT_WEBHOOK_SECRET)'],
+    [{ ALERT_WEBHOOK_SECRET: WHSEC }, 'ALERT_WEBHOOK_SECRET (--alert-webhook-secret) needs --alert-webhook-url (ALERT_WEBHOOK_URL)'],
+    [{ ALERT_WEBHOOK_URL: 'https://crm.example.com/h', ALERT_WEBHOOK_SECRET: 'hunter2' }, 'ALERT_WEBHOOK_SECRET (--alert-webhook-secret) must be a whsec_-prefixed base64 secret of at least 16 bytes (several: space-separated)'],
     [{ TENURE_AUTO_DISPATCH: 'maybe' }, 'TENURE_AUTO_DISPATCH (--no-auto-dispatch) must be true or false, got "maybe"'],
     [{ METRICS_PUBLIC: 'yes' }, 'METRICS_PUBLIC (--metrics-public) must be true or false, got "yes"'],
   ])('rejects %j in one line naming the variable (a URL, which may hold a secret, is not repeated)', (env, message) => {
@@ -157,5 +162,14 @@ describe('parseServeArgs', () => {
   it('recognises --help and -h', () => {
     expect(parseServeArgs(['--help'], {})).toEqual({ ok: true, help: true });
     expect(parseServeArgs(['-h'], {})).toEqual({ ok: true, help: true });
+  });
+});
+
+const WHSEC = `whsec_${Buffer.from('sixteen bytes or more!').toString('base64')}`;
+
+describe('the alert webhook settings', () => {
+  it('takes the URL and secret from flags or the environment', () => {
+    const parsed = parseServeArgs(['--alert-webhook-url', 'https://crm.example.com/h'], { ALERT_WEBHOOK_SECRET: WHSEC });
+    expect(parsed.ok && !parsed.help && parsed.config.alertWebhook).toEqual({ url: 'https://crm.example.com/h', secret: WHSEC });
   });
 });

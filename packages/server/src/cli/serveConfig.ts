@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { parseClockSpec, type ClockSpec } from '../clock/clock.js';
 import { DEFAULT_STORE_SPEC } from '../store/openStore.js';
+import { parseWebhookSecret } from '../notify/webhookSignature.js';
 
 export interface ServeConfig {
   port: number;
@@ -17,6 +18,8 @@ export interface ServeConfig {
   clock: ClockSpec;
   smtp: { url: string; from: string; to: string } | undefined;
   slackWebhookUrl: string | undefined;
+  /** The signed outbound webhook (`--alert-webhook-url` and `--alert-webhook-secret`), when both are set. */
+  alertWebhook: { url: string; secret: string } | undefined;
   ratePerSecond: number;
   /** The cooldown flag or variable, when given (ms); else the configuration file's, else 24 h. */
   cooldownMs: number | undefined;
@@ -50,6 +53,8 @@ const OPTIONS = {
   'alert-email-from': { type: 'string' },
   'alert-email-to': { type: 'string' },
   'slack-webhook-url': { type: 'string' },
+  'alert-webhook-url': { type: 'string' },
+  'alert-webhook-secret': { type: 'string' },
   'alert-rate': { type: 'string' },
   'alert-cooldown-hours': { type: 'string' },
   config: { type: 'string' },
@@ -129,6 +134,15 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
   const slack = read('slack-webhook-url', 'SLACK_WEBHOOK_URL');
   if (slack.text !== undefined && !isUrlWith(slack.text, ['http:', 'https:'])) return bad(slack, 'an http(s) URL', '');
 
+  const hookUrl = read('alert-webhook-url', 'ALERT_WEBHOOK_URL');
+  const hookSecret = read('alert-webhook-secret', 'ALERT_WEBHOOK_SECRET');
+  if (hookUrl.text !== undefined && !isUrlWith(hookUrl.text, ['http:', 'https:'])) return bad(hookUrl, 'an http(s) URL', '');
+  if (hookUrl.text !== undefined && hookSecret.text === undefined) return fail(`${hookUrl.name} is set: also set --alert-webhook-secret (ALERT_WEBHOOK_SECRET)`);
+  if (hookUrl.text === undefined && hookSecret.text !== undefined) return fail(`${hookSecret.name} needs --alert-webhook-url (ALERT_WEBHOOK_URL)`);
+  if (hookSecret.text !== undefined && hookSecret.text.split(' ').some((s) => s !== '' && parseWebhookSecret(s) === undefined)) {
+    return bad(hookSecret, 'a whsec_-prefixed base64 secret of at least 16 bytes (several: space-separated)', '');
+  }
+
   const rate = read('alert-rate', 'ALERT_RATE_PER_SECOND');
   const ratePerSecond = Number(rate.text ?? '1');
   if (!Number.isFinite(ratePerSecond) || ratePerSecond < 0) return bad(rate, 'a number >= 0');
@@ -169,6 +183,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       clock,
       smtp: smtp.text === undefined || from.text === undefined || to.text === undefined ? undefined : { url: smtp.text, from: from.text, to: to.text },
       slackWebhookUrl: slack.text,
+      alertWebhook: hookUrl.text === undefined || hookSecret.text === undefined ? undefined : { url: hookUrl.text, secret: hookSecret.text },
       ratePerSecond,
       cooldownMs: cooldownHours === undefined ? undefined : Math.round(cooldownHours * 3_600_000),
       configFile: read('config', 'TENURE_CONFIG').text,

@@ -74,6 +74,17 @@ describe('createDispatcher', () => {
     ]);
   });
 
+  it("waits at least a receiver's Retry-After before the next attempt (capped at 5 minutes)", async () => {
+    const chat = failingChat([
+      new NotifyError('HTTP 429', { retryable: true, retryAfterMs: 7000 }),
+      new NotifyError('HTTP 429', { retryable: true, retryAfterMs: 3_600_000 }),
+    ]);
+    const { dispatcher, sleeps } = setup([chat]);
+    const summary = await dispatcher.run(churnedPlan(), 'batch');
+    expect(summary.channels.chat).toMatchObject({ sent: 1 });
+    expect(sleeps).toEqual([7000, 300_000]);
+  });
+
   it('gives up after the last attempt, and does not retry a non-retryable failure', async () => {
     const retryable = new NotifyError('HTTP 500', { retryable: true });
     const chat = failingChat([retryable, retryable, retryable]);

@@ -7,7 +7,7 @@ import { buildChatMessage, buildEmail, type Alert, type Calibration, type Delive
 import type { Clock } from '../clock/clock.js';
 import { cooldownOf, type CooldownOverrides } from '../config/serviceConfig.js';
 import type { Logger } from '../log/logger.js';
-import { isRetryable, type Notifier } from '../notify/notifier.js';
+import { isRetryable, retryAfterOf, type Notifier } from '../notify/notifier.js';
 import { DISPATCH_OUTCOMES, type DispatchLog, type DispatchOutcome, type DispatchTrigger } from './dispatchLog.js';
 import type { RateLimiter } from './rateLimiter.js';
 import { backoffDelay, type RetryPolicy } from './retryPolicy.js';
@@ -56,6 +56,9 @@ export interface Dispatcher {
    */
   drain(signal?: AbortSignal): Promise<void>;
 }
+
+/** The longest `Retry-After` honoured (a receiver asking for more waits this much). */
+const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
 /** The error recorded for an alert still unsent when a shutdown's bound is reached. */
 export const SHUTDOWN_ERROR = 'not sent before shutdown';
@@ -159,7 +162,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
             await deps.log.releaseCooldown(key);
             return 'failed';
           }
-          await unlessStopped(deps.sleep(backoffDelay(deps.retry, attempt)));
+          await unlessStopped(deps.sleep(Math.max(backoffDelay(deps.retry, attempt), Math.min(retryAfterOf(error) ?? 0, MAX_RETRY_AFTER_MS))));
         }
       }
     } catch (error) {

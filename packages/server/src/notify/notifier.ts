@@ -33,11 +33,24 @@ export type Notifier = EmailNotifier | ChatNotifier;
  */
 export class NotifyError extends Error {
   readonly retryable: boolean;
-  constructor(message: string, options: { retryable: boolean; cause?: unknown }) {
+  /** The wait the receiver asked for (a 429's or 503's `Retry-After`), in ms; the next attempt waits at least this. */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, options: { retryable: boolean; cause?: unknown; retryAfterMs?: number | undefined }) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'NotifyError';
     this.retryable = options.retryable;
+    this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+/**
+ * Given any error thrown by a notifier, returns the wait the receiver asked for before a retry (ms), if any.
+ *
+ * @example
+ * retryAfterOf(new NotifyError('HTTP 429', { retryable: true, retryAfterMs: 2000 })); // 2000
+ */
+export function retryAfterOf(error: unknown): number | undefined {
+  return error instanceof NotifyError ? error.retryAfterMs : undefined;
 }
 
 /**
