@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../internal/random.js';
 import { NO_FAULTS, type WebhookConfig } from './deliveryConfig.js';
@@ -66,5 +67,25 @@ describe('createOutbox', () => {
     expect(lazy.redeliver('E1')).toBe(first);
     await lazy.idle();
     expect(first?.attempts.map((a) => a.kind)).toEqual(['initial', 'redeliver']);
+  });
+  it('a first attempt answered 200 before its record is made logs the same record as one made before it (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(200, 500), { minLength: 1, maxLength: 30 }), fc.integer({ min: 0, max: 30 }), fc.boolean(), async (statuses, readAt, readMidway) => {
+        const status = (i: number) => statuses[i % statuses.length]!;
+        const eager = outbox(status);
+        const lazy = outbox(status);
+        for (let i = 0; i < statuses.length; i++) {
+          eager.enqueue(body(i));
+          lazy.queue(body(i));
+        }
+        // Some records made while their attempt is in flight, the rest only after it.
+        if (readMidway) expect(plain(lazy.log().slice(0, readAt))).toEqual(plain(eager.log().slice(0, readAt)));
+        else lazy.get(`E${readAt}`);
+        await Promise.all([eager.idle(), lazy.idle()]);
+        expect(plain(lazy.log())).toEqual(plain(eager.log()));
+        expect(lazy.log().filter((r) => r.state === 'delivered').map((r) => r.attempts)).toEqual(eager.log().filter((r) => r.state === 'delivered').map((r) => r.attempts));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
