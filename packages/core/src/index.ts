@@ -165,7 +165,7 @@ export { rocAuc, prAuc } from './evaluation/rankMetrics.js';
 export { bandTable, calibrationTable, thresholdTable } from './evaluation/thresholdMetrics.js';
 export type { BandRow, CalibrationRow, ThresholdRow } from './evaluation/thresholdMetrics.js';
 export { calibrate, churnProbability, brierScore } from './evaluation/calibrate.js';
-export { tune } from './evaluation/tune.js';
+export { tune, tuneHistory } from './evaluation/tune.js';
 export { seededRandom } from './evaluation/seededRandom.js';
 export type { TuneOptions, TuneReport, SplitScore } from './evaluation/tune.js';
 export type { Calibration } from './evaluation/calibrate.js';

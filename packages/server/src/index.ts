@@ -47,7 +47,7 @@ export type { Rejection } from './cli/storeData/importRecords.js';
 
 // --- Evaluation (what `tenure backtest` and `tenure tune` run beside the core's backtest and tune) ---
 export { defaultWindow } from './evaluation/evaluationArgs.js';
-export { judgeConfig, changedWeights } from './evaluation/holdoutFigures.js';
+export { judgeConfig, judgeHistory, changedWeights } from './evaluation/holdoutFigures.js';
 export type { HoldoutFigures, JudgedConfig } from './evaluation/holdoutFigures.js';
 
 // --- Alerts ---

@@ -10,12 +10,12 @@ import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import type { StoredRecord } from '../store/subscriberStore.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { SUBSCRIBER_STATES } from '../subscriber/subscriber.js';
-import { historySpan, resolveCutoffs, type BacktestOptions } from './backtest.js';
+import { resolveCutoffs, type BacktestOptions } from './backtest.js';
 import { DEFAULT_LAPSE_MS } from './churnOutcome.js';
 import { rocAuc } from './rankMetrics.js';
 import { addSample, emptyHistogram, histogramTotals, type ScoreHistogram } from './scoreHistogram.js';
 import { seededRandom } from './seededRandom.js';
-import { walkCutoffs } from './walkCutoffs.js';
+import { groupHistory, walkCustomers, type GroupedHistory } from './walkCutoffs.js';
 
 export interface TuneOptions extends Omit<BacktestOptions, 'calibration'> {
   /** The share of cutoffs (the latest) held out, 0 < share < 1. Default 0.25. */
@@ -118,13 +118,26 @@ const better = (a: number | null, b: number | null) => a !== null && (b === null
  * if (tuned.ok) tuned.value.holdout.tuned.roc_auc;
  */
 export function tune(records: readonly StoredRecord[], options: TuneOptions = {}): Result<TuneReport, FieldError> {
+  return tuneHistory(groupHistory(records), options);
+}
+
+/**
+ * As `tune`, on a history grouped by customer (`groupHistory`, or a reader that streams it from
+ * disk, as `tenure tune` does on a large file): the history is walked once, one customer at a
+ * time, and only the samples of the training and holdout cutoffs are kept. Same report as `tune`
+ * on the same records. Pure.
+ *
+ * @example
+ * const tuned = tuneHistory(spilledHistory, { horizon_ms: 30 * DAY, step_ms: 7 * DAY });
+ */
+export function tuneHistory(history: GroupedHistory, options: TuneOptions = {}): Result<TuneReport, FieldError> {
   const holdoutShare = options.holdout ?? 0.25;
   if (!(holdoutShare > 0 && holdoutShare < 1)) return err({ field: 'holdout', message: 'Expected a share between 0 and 1, e.g. 0.25' });
   const rounds = options.rounds ?? 4;
   if (!Number.isSafeInteger(rounds) || rounds < 1 || rounds > 50) return err({ field: 'rounds', message: 'Expected a whole number from 1 to 50' });
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed)) return err({ field: 'seed', message: 'Expected a whole number' });
-  const resolved = resolveCutoffs(options, historySpan(records));
+  const resolved = resolveCutoffs(options, history.span);
   if (!resolved.ok) return resolved;
   const cutoffs = resolved.value;
   const horizon = options.horizon_ms ?? 30 * DAY_MS;
@@ -146,7 +159,7 @@ export function tune(records: readonly StoredRecord[], options: TuneOptions = {}
   const walkSteps = 100;
   const total = walkSteps + rounds * KNOBS.length;
   const onProgress = options.onProgress;
-  walkCutoffs<Sample | null>(records, cutoffs, horizon, options.lapse_ms ?? DEFAULT_LAPSE_MS, {
+  walkCustomers<Sample | null>(history, cutoffs, horizon, options.lapse_ms ?? DEFAULT_LAPSE_MS, {
     assess: (index, subscriber, at) => (isHoldout.has(index) || isTraining.has(index) ? { subscriber, at, churned: false } : null),
     label: (index, sample, churned) => {
       if (sample === null) return;

@@ -3,7 +3,7 @@
  * training cutoffs, its figures on the holdout cutoffs with that calibration (an out-of-sample
  * Brier score). Pure.
  */
-import { backtest, type BacktestOptions, type Calibration, type StoredRecord, type TenureConfig } from '@tenure/core';
+import { backtestHistory, groupHistory, type BacktestOptions, type Calibration, type GroupedHistory, type StoredRecord, type TenureConfig } from '@tenure/core';
 
 /** A configuration's figures on the holdout. */
 export interface HoldoutFigures {
@@ -21,9 +21,33 @@ export interface JudgedConfig {
 }
 
 /**
- * Given a history, the training and holdout cutoffs, the horizon and lapse, and a configuration,
+ * Given a history grouped by customer (walked twice: it must iterate again, as a spilled history
+ * does), the training and holdout cutoffs, the horizon and lapse, and a configuration,
  * returns the calibration fitted on the training cutoffs and the figures on the holdout cutoffs
  * (Brier of that calibration). Throws only if the cutoffs were not the ones `tune` returned. Pure.
+ *
+ * @example
+ * const judged = judgeHistory(spilledHistory, tuned.training.cutoffs, tuned.holdout.cutoffs, { horizon_ms }, tuned.config);
+ */
+export function judgeHistory(
+  history: GroupedHistory,
+  training: readonly number[],
+  holdout: readonly number[],
+  window: Pick<BacktestOptions, 'horizon_ms' | 'lapse_ms'>,
+  config: TenureConfig,
+): JudgedConfig {
+  const trained = backtestHistory(history, { ...window, cutoffs: training, config });
+  if (!trained.ok) throw new Error(`training cutoffs refused: ${trained.errors[0]?.message}`);
+  const calibration = trained.value.calibration;
+  const held = backtestHistory(history, { ...window, cutoffs: holdout, config, calibration });
+  if (!held.ok) throw new Error(`holdout cutoffs refused: ${held.errors[0]?.message}`);
+  const { subscribers, churned, roc_auc, pr_auc, brier } = held.value.pooled;
+  return { calibration, holdout: { subscribers, churned, roc_auc, pr_auc, brier } };
+}
+
+/**
+ * Given a history in memory, the training and holdout cutoffs, the horizon and lapse, and a
+ * configuration, returns what `judgeHistory` returns for the same records grouped by customer. Pure.
  *
  * @example
  * const judged = judgeConfig(records, tuned.training.cutoffs, tuned.holdout.cutoffs, { horizon_ms }, tuned.config);
@@ -35,13 +59,7 @@ export function judgeConfig(
   window: Pick<BacktestOptions, 'horizon_ms' | 'lapse_ms'>,
   config: TenureConfig,
 ): JudgedConfig {
-  const trained = backtest(records, { ...window, cutoffs: training, config });
-  if (!trained.ok) throw new Error(`training cutoffs refused: ${trained.errors[0]?.message}`);
-  const calibration = trained.value.calibration;
-  const held = backtest(records, { ...window, cutoffs: holdout, config, calibration });
-  if (!held.ok) throw new Error(`holdout cutoffs refused: ${held.errors[0]?.message}`);
-  const { subscribers, churned, roc_auc, pr_auc, brier } = held.value.pooled;
-  return { calibration, holdout: { subscribers, churned, roc_auc, pr_auc, brier } };
+  return judgeHistory(groupHistory(records), training, holdout, window, config);
 }
 
 /**

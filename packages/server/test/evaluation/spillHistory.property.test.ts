@@ -6,9 +6,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { backtest, backtestHistory, toExportLine, type StoredRecord } from '@tenure/core';
+import { backtest, backtestHistory, tune, tuneHistory, toExportLine, type StoredRecord } from '@tenure/core';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { judgeConfig, judgeHistory } from '../../src/evaluation/holdoutFigures.js';
 import { readHistory } from '../../src/evaluation/readHistory.js';
 import { spillHistory } from '../../src/evaluation/spillHistory.js';
 import { DAY } from '../helpers/fixtures.js';
@@ -63,6 +64,36 @@ describe('a spilled history', () => {
         }
       }),
       { numRuns: 20 },
+    );
+  });
+
+  it('tunes and judges exactly as the same records in memory (tenure tune)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 20, max: 60 }), fc.integer({ min: 1, max: 1000 }), fc.array(repeatArb, { maxLength: 20 }), fc.integer(), fc.integer({ min: 1, max: 9 }), async (customers, seed, repeats, shuffle, tuneSeed) => {
+        const records = withRepeats(generateHistory(customers, seed), repeats, shuffle);
+        const file = join(dir, `history-${++n}.ndjson`);
+        writeFileSync(file, records.map((r) => JSON.stringify(toExportLine(r))).join('\n') + '\n');
+        const inMemory = await readHistory(file, 'ndjson');
+        if (!inMemory.ok) throw new Error(inMemory.error);
+        const spilled = await spillHistory(file, 'ndjson');
+        if (!spilled.ok) throw new Error(spilled.error);
+        try {
+          const options = { step_ms: 14 * DAY, horizon_ms: 30 * DAY, holdout: 0.3, seed: tuneSeed, rounds: 2 };
+          const expected = tune(inMemory.value.records, options);
+          const actual = tuneHistory(spilled.value.history, options);
+          expect(actual).toEqual(expected);
+          if (!expected.ok || !actual.ok) return;
+          const window = { horizon_ms: 30 * DAY };
+          const { training, holdout, candidate } = expected.value;
+          // The spilled history iterates again for each judged config.
+          for (const config of [candidate, expected.value.config]) {
+            expect(judgeHistory(spilled.value.history, training.cutoffs, holdout.cutoffs, window, config)).toEqual(judgeConfig(inMemory.value.records, training.cutoffs, holdout.cutoffs, window, config));
+          }
+        } finally {
+          spilled.value.close();
+        }
+      }),
+      { numRuns: 12 },
     );
   });
 
