@@ -167,7 +167,10 @@ function readShape(event: Record<string, unknown>, shape: EventShape): Record<st
   // The loose object's other keys, as zod's catchall walks them (`for…in`), never `__proto__`.
   const known = shape.keySet;
   for (const key in event) if (!known.has(key) && key !== '__proto__') out[key] = event[key];
-  return out;
+  // Built key by key, `out` is past V8's limit for fast properties (a dictionary): every later read
+  // of the event (the fold, the stores) would pay a hash lookup. A spread copy is a fast object with
+  // the same keys in the same order (measured: apply + score of cached events 323 -> 262 ns).
+  return { ...out };
 }
 
 /**
