@@ -35,6 +35,9 @@ export const ACTIVITY_EVENT_TYPES = {
 /** The store RevenueCat sends granted entitlements in (their grant, revoke and expiry). */
 export const PROMOTIONAL_STORE = 'PROMOTIONAL';
 
+/** Where a grant's revoke or expiry ends its access: its `expiration_at_ms`, never after the event itself (an end never gives access). */
+const promotionalEnd = (expiration: number | null | undefined, at: number): number => (expiration == null || expiration > at ? at : expiration);
+
 /** The most aliases a subscriber keeps (the smallest in code-point order), so the record keeps a fixed size. */
 export const MAX_ALIASES = 10;
 
@@ -145,7 +148,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       // A granted entitlement revoked (RevenueCat sends it in the PROMOTIONAL store, as a refund
       // of the grant): access it gave ends, no subscription is refunded.
       if (event.store === PROMOTIONAL_STORE) {
-        promotional = event.expiration_at_ms ?? at;
+        promotional = promotionalEnd(event.expiration_at_ms, at);
         break;
       }
       // A one-time purchase cancelled or refunded: RevenueCat sends `expiration_at_ms: null` for
@@ -171,7 +174,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       activity = ACTIVITY_EVENT_TYPES.EXPIRATION;
       // A granted entitlement that ended: the end of the access it gave, not a subscription's.
       if (event.store === PROMOTIONAL_STORE) {
-        promotional = event.expiration_at_ms ?? at;
+        promotional = promotionalEnd(event.expiration_at_ms, at);
         break;
       }
       // A paused Play subscription expires with this reason: paused, not churned.
