@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { identifierProblem, MAX_ID_BYTES, utf8Length } from './identifier.js';
+import { ID_TOO_LONG_MESSAGE, identifierProblem, isStorableId, MAX_ID_BYTES, UNSTORABLE_ID_MESSAGE, utf8Length } from './identifier.js';
 
 // The reference encoder: what a database stores.
 const encoded = (text: string) => new TextEncoder().encode(text).length;
@@ -32,6 +32,22 @@ describe('identifierProblem', () => {
         fc.pre(!text.includes('\u0000'));
         expect(identifierProblem(text) === null).toBe(encoded(text) <= MAX_ID_BYTES);
       }),
+    );
+  });
+
+  it('answers as its two rules apart (utf8Length, then isStorableId) for any text of code units, surrogates and U+0000 included', () => {
+    // The rules as they read, checked one after the other: identifierProblem checks both in one pass.
+    const reference = (text: string): string | null =>
+      text.length === 0 ? 'Must not be empty' : utf8Length(text) > MAX_ID_BYTES ? ID_TOO_LONG_MESSAGE : isStorableId(text) ? null : UNSTORABLE_ID_MESSAGE;
+    const unit = fc.oneof(
+      fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      fc.constantFrom('\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF', '\uD83D\uDE00', 'a', 'é', 'ユ'),
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit, maxLength: 12 }), fc.string({ unit, minLength: 60, maxLength: 270 })), (text) => {
+        expect(identifierProblem(text)).toBe(reference(text));
+      }),
+      { numRuns: 3000 },
     );
   });
 });

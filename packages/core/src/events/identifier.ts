@@ -72,6 +72,28 @@ export const ID_TOO_LONG_MESSAGE = `Must be at most ${MAX_ID_BYTES} bytes of UTF
 export function identifierProblem(text: string): string | null {
   if (text.length === 0) return 'Must not be empty';
   // A code unit is at least one byte, so a long text is rejected before it is scanned.
-  if (text.length > MAX_ID_BYTES || utf8Length(text) > MAX_ID_BYTES) return ID_TOO_LONG_MESSAGE;
-  return isStorableId(text) ? null : UNSTORABLE_ID_MESSAGE;
+  if (text.length > MAX_ID_BYTES) return ID_TOO_LONG_MESSAGE;
+  // One pass for both rules (this runs on every id of every webhook): the UTF-8 length as
+  // `utf8Length` counts it, and `isStorableId`'s U+0000 and lone surrogates.
+  let bytes = 0;
+  let storable = true;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) {
+      bytes += 1;
+      if (unit === 0) storable = false;
+    } else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdfff) {
+      const next = unit <= 0xdbff && i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else {
+        bytes += 3;
+        storable = false;
+      }
+    } else bytes += 3;
+  }
+  if (bytes > MAX_ID_BYTES) return ID_TOO_LONG_MESSAGE;
+  return storable ? null : UNSTORABLE_ID_MESSAGE;
 }
