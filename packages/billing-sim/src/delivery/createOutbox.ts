@@ -114,6 +114,8 @@ export interface Outbox {
 /** Where the outbox reads events it was given by position (the simulator's history). */
 export interface EventSource {
   body(index: number): WebhookBody;
+  /** `JSON.stringify(body(index))`: what is sent, written without building the body. */
+  text(index: number): string;
   id(index: number): string;
 }
 
@@ -253,7 +255,7 @@ export function createOutbox(deps: OutboxDeps): HistoryOutbox {
 
   /**
    * One attempt of the queued item. An item whose record is not made yet (a first attempt queued by
-   * its place in the log) is sent without making it: its body is built, serialized and left to die,
+   * its place in the log) is sent without making it: its text is written from the log (no body built),
    * and a 200 is kept as two numbers (`doneAt`, `doneMs`); anything else makes the record first.
    */
   async function attempt(item: QueuedItem): Promise<void> {
@@ -262,11 +264,12 @@ export function createOutbox(deps: OutboxDeps): HistoryOutbox {
     const index = typeof item.record === 'number' ? item.record : -1;
     const gen = generation;
     const slot = index >= 0 ? all[index]! : (item.record as DeliveryRecord);
-    const body = isRecord(slot) ? slot.body : bodyOf(slot);
+    // An event still only a place in the log is sent as the log writes its text (no body built).
+    const text = isRecord(slot) ? JSON.stringify(slot.body) : typeof slot === 'number' ? events().text(slot) : JSON.stringify(slot);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'tenure-billing-sim' };
     if (target.authorization !== null) headers['authorization'] = target.authorization;
     const started = scheduler.now();
-    const result = await send(transport, { url: target.url, headers, body: JSON.stringify(body), timeout_ms: cfg.timeout_ms });
+    const result = await send(transport, { url: target.url, headers, body: text, timeout_ms: cfg.timeout_ms });
     const status = 'status' in result ? result.status : null;
     const durationMs = scheduler.now() - started;
     const lazy = index >= 0 && gen === generation;
@@ -275,7 +278,7 @@ export function createOutbox(deps: OutboxDeps): HistoryOutbox {
       doneMs[index] = durationMs;
       return tell('delivered', durationMs);
     }
-    const record = index < 0 ? (item.record as DeliveryRecord) : lazy ? recordAt(index) : makeRecord(body, target.id);
+    const record = index < 0 ? (item.record as DeliveryRecord) : lazy ? recordAt(index) : makeRecord(isRecord(slot) ? slot.body : bodyOf(slot), target.id);
     attemptsOf(record).push({
       n: record.attempts.length + 1,
       kind: item.kind,

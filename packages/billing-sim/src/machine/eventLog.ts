@@ -7,6 +7,7 @@
  * largest part of what the young generation copied during the advance. A body built from the log is
  * the body the event had when it was emitted, field for field and in the same order.
  */
+import { currencyText, lifecycleText } from './bodyText.js';
 import { prefixedHexOfWords, randomWord, uuidOfWords, uuidVariantWord, uuidVersionWord, type Random } from '../internal/random.js';
 import type { Product, CustomerState, SubscriptionState } from './world.js';
 import {
@@ -28,6 +29,8 @@ export interface EventLog {
   readonly length: number;
   /** The webhook body of the event at `index`. */
   body(index: number): WebhookBody;
+  /** `JSON.stringify(body(index))`, written from the log's fields without building the body (`bodyText.ts`). */
+  text(index: number): string;
   /** Its `id`. */
   id(index: number): string;
   /** Its `type`. */
@@ -224,19 +227,35 @@ class ColumnLog implements EventLogWriter {
   }
 
   body(index: number): WebhookBody {
+    return this.build(index, false) as WebhookBody;
+  }
+
+  text(index: number): string {
+    return this.build(index, true) as string;
+  }
+
+  /** The body of the event at `index`, or its JSON text (`asText`): one reading of the columns for both. */
+  private build(index: number, asText: boolean): WebhookBody | string {
     const n = this.nums[index >>> CHUNK_BITS]!;
     const r = this.refs[index >>> CHUNK_BITS]!;
     const i = (index & (CHUNK - 1)) * NUMS;
     const j = (index & (CHUNK - 1)) * REFS;
     const code = n[i]!;
-    if (code === WHOLE) return r[j + 3] as WebhookBody;
+    if (code === WHOLE) return asText ? JSON.stringify(r[j + 3]) : (r[j + 3] as WebhookBody);
     const id = uuidOfWords(n[i + 2]!, n[i + 3]!, n[i + 4]!, n[i + 5]!);
     const userId = r[j + 1] as string;
     // A customer without a shared aliases list: a list of its id per event, as emitted.
     const aliases = ((r[j + 2] as readonly string[] | undefined) ?? [userId]) as string[];
     if (code === CURRENCY) {
       const vcTransactionId = prefixedHexOfWords('vctx_', n[i + 6]!, n[i + 7]!);
-      return currencyBody(id, this.appId, n[i + 1]!, userId, aliases, r[j + 4] as VcAdjustment[], r[j + 3] as Product | null, r[j + 5] as string, r[j + 6] as string, vcTransactionId, r[j + 7] as string | null);
+      const adjustments = r[j + 4] as VcAdjustment[];
+      const product = r[j + 3] as Product | null;
+      const environment = r[j + 5] as string;
+      const store = r[j + 6] as string;
+      const transactionId = r[j + 7] as string | null;
+      return asText
+        ? currencyText(id, this.appId, n[i + 1]!, userId, aliases, adjustments, product, environment, store, vcTransactionId, transactionId)
+        : currencyBody(id, this.appId, n[i + 1]!, userId, aliases, adjustments, product, environment, store, vcTransactionId, transactionId);
     }
     const sub: EventSubscriptionFields = {
       product_id: r[j + 4] as string,
@@ -253,7 +272,13 @@ class ColumnLog implements EventLogWriter {
     };
     const extraKey = r[j + 12] as string | null;
     const several = extraKey === SEVERAL;
-    return lifecycleBody(TYPES[code] as LifecycleType, id, this.appId, n[i + 1]!, userId, aliases, r[j + 3] as Product, sub, several ? null : extraKey, r[j + 13], several ? (r[j + 13] as object) : null);
+    const type = TYPES[code] as LifecycleType;
+    const product = r[j + 3] as Product;
+    const key = several ? null : extraKey;
+    const extras = several ? (r[j + 13] as object) : null;
+    return asText
+      ? lifecycleText(type, id, this.appId, n[i + 1]!, userId, aliases, product, sub, key, r[j + 13], extras)
+      : lifecycleBody(type, id, this.appId, n[i + 1]!, userId, aliases, product, sub, key, r[j + 13], extras);
   }
 
   id(index: number): string {

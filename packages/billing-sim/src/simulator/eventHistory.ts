@@ -13,6 +13,8 @@ export interface EventHistory {
   append(log: EventLog): void;
   /** The body of the event at `index` (built from its log: a new object for a lifecycle or currency event). */
   body(index: number): WebhookBody;
+  /** `JSON.stringify(body(index))`, written from its log without building the body. */
+  text(index: number): string;
   /** The `id` of the event at `index`, without building its body. */
   id(index: number): string;
   /** The bodies from `from` on (a negative `from` counts from the end, as `Array#slice`). */
@@ -65,6 +67,11 @@ export function createEventHistory(): EventHistory {
       check(index);
       const at = logAt(index);
       return logs[at]!.body(index - starts[at]!);
+    },
+    text(index) {
+      check(index);
+      const at = logAt(index);
+      return logs[at]!.text(index - starts[at]!);
     },
     id(index) {
       check(index);

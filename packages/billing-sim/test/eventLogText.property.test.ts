@@ -1,0 +1,81 @@
+// The event log's JSON text (what delivery sends) is byte for byte JSON.stringify of the body it
+// builds, for any event the log holds: every lifecycle type with none, one or several fields of its
+// own, currency transactions, whole bodies, and strings JSON must escape (quotes, backslashes,
+// control characters, non-ASCII, lone surrogates), null and undefined values, odd numbers.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../src/internal/random.js';
+import { createEventLog } from '../src/machine/eventLog.js';
+import type { CustomerState, Product, SubscriptionState } from '../src/machine/world.js';
+import type { LifecycleType, VcAdjustment, WebhookBody } from '../src/machine/webhookEvents.js';
+
+const text = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ maxLength: 12 }) },
+  { weight: 2, arbitrary: fc.constantFrom('user_1', 'a"b', 'a\\b', 'tab\there', 'new\nline', '\u0000', 'é', '日本', '\uD800', 'x\uDC00', '\uD83D\uDE00', '\u007f', '\u2028') },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
+);
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: arb }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constant(undefined) });
+const num = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -0, 9.99, 1e21, 1e-7, Number.NaN, Number.POSITIVE_INFINITY));
+const value: fc.Arbitrary<unknown> = fc.oneof(text, num, fc.boolean(), fc.constant(null), fc.constant(undefined), fc.constantFrom({ a: 1 }, [1, 'x']));
+
+const TYPES: LifecycleType[] = [
+  'INITIAL_PURCHASE', 'RENEWAL', 'CANCELLATION', 'UNCANCELLATION', 'EXPIRATION', 'BILLING_ISSUE', 'PRODUCT_CHANGE',
+  'SUBSCRIPTION_PAUSED', 'SUBSCRIPTION_EXTENDED', 'TEMPORARY_ENTITLEMENT_GRANT', 'REFUND_REVERSED',
+];
+/** Fields of its own: none, one (also one named like a shared field), or several. */
+const extra = fc.oneof(
+  fc.constant({}),
+  fc.record({ is_trial_conversion: value }),
+  fc.record({ cancel_reason: value }),
+  fc.record({ [`expiration_reason`]: value }),
+  fc.record({ price: value }),
+  fc.record({ weird: value }),
+  fc.record({ cancel_reason: value, price: value, price_in_purchased_currency: value }),
+);
+
+const customer = fc.record({ id: text, project_id: fc.constant('proj_sim'), aliases: fc.oneof(fc.constant(undefined), fc.array(maybe(text), { maxLength: 3 })) });
+const product = fc.record({
+  id: text,
+  display_name: maybe(text),
+  price: num,
+  currency: maybe(text),
+  entitlement_ids: fc.oneof(fc.constant(null), fc.array(text, { maxLength: 3 })),
+});
+const sub = fc.record({
+  product_id: maybe(text),
+  period_type: fc.oneof(fc.constantFrom('NORMAL', 'TRIAL', 'INTRO'), maybe(text)),
+  period_start: num,
+  period_end: num,
+  environment: maybe(text),
+  store: maybe(text),
+  presented_offering_id: maybe(text),
+  transaction_id: maybe(text),
+  original_transaction_id: maybe(text),
+  country_code: maybe(text),
+  renewal_number: num,
+});
+const adjustments = fc.array(fc.record({ amount: num, currency: fc.record({ code: text, name: maybe(text) }) }), { maxLength: 2 });
+
+const event = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('lifecycle' as const), type: fc.constantFrom(...TYPES), at: num, customer, sub, product, extra }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('currency' as const), at: num, customer, adjustments, product: fc.oneof(fc.constant(null), product), environment: text, store: text, transaction: maybe(text) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('whole' as const), id: text, at: num }) },
+);
+
+describe('the event log text', () => {
+  it('is JSON.stringify of the body, for any event the log holds', () => {
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 1, maxLength: 8 }), (events) => {
+        const log = createEventLog('app_"sim"', seededRandom('text'));
+        for (const e of events) {
+          if (e.kind === 'lifecycle') log.lifecycle(e.type, e.at, e.customer as unknown as CustomerState, e.sub as unknown as SubscriptionState, e.product as unknown as Product, e.extra as never);
+          else if (e.kind === 'currency')
+            log.currency(e.at, e.customer as unknown as CustomerState, e.adjustments as unknown as VcAdjustment[], e.product as unknown as Product | null, e.environment, e.store, e.transaction as string | null);
+          else log.whole('proj_x', { api_version: '1.0', event: { type: 'TRANSFER', id: e.id, event_timestamp_ms: e.at } } as unknown as WebhookBody);
+        }
+        for (let index = 0; index < log.length; index++) expect(log.text(index)).toBe(JSON.stringify(log.body(index)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
