@@ -11,6 +11,7 @@ import { apiError, edgeError, type HandlerResult } from '../http/apiError.js';
 import { requestIdFrom } from '../http/requestId.js';
 import { routeIndexOf } from '../metrics/routeLabel.js';
 import { ACK_JSON, handleWebhook } from '../webhook/handleWebhook.js';
+import { createFetchApi } from './fetchApi.js';
 import { readRequestBody } from './readRequestBody.js';
 
 /** Options: the retention service's, and where the handler is mounted. */
@@ -21,6 +22,12 @@ export interface RetentionFetchOptions extends RetentionOptions {
    * webhook. Default: none.
    */
   basePath?: string;
+  /**
+   * Also serve the JSON API under `/api` (the routes `createRetentionApp` serves there, behind the
+   * same bearer key, `TENURE_API_KEY` or `apiKey`), except the dashboard's live stream. Default:
+   * false, only the webhook and the probes.
+   */
+  api?: boolean;
 }
 
 /** A fetch handler with the runtime behind it and a way to shut down cleanly. */
@@ -43,8 +50,9 @@ const answer = (result: HandlerResult, requestId: string, extra?: Record<string,
 
 /**
  * Given the options, returns a fetch handler serving `POST /webhook` (RevenueCat's webhooks: auth,
- * parse, store, answer; auto-dispatch after the answer), `GET /health` and `GET /ready`; every
- * other request is a 404 (`/webhook` with another method: 405) in the service's error shape.
+ * parse, store, answer; auto-dispatch after the answer), `GET /health`, `GET /ready` and, with
+ * `api: true`, the JSON API under `/api`; every other request is a 404 (`/webhook` with another
+ * method: 405) in the service's error shape.
  * Library code: it never listens.
  *
  * @example
@@ -54,9 +62,10 @@ const answer = (result: HandlerResult, requestId: string, extra?: Record<string,
  * export const GET = tenure;
  */
 export function createRetentionFetchHandler(options: RetentionFetchOptions = {}): RetentionFetchHandler {
-  const { basePath = '', ...retention } = options;
+  const { basePath = '', api = false, ...retention } = options;
   const prefix = basePath.endsWith('/') ? basePath.slice(0, -1) : basePath;
   const runtime = resolveRuntime(retention);
+  const serveApi = api ? createFetchApi(runtime) : undefined;
   const log = runtime.logger;
   const metrics = runtime.metrics;
 
@@ -82,12 +91,13 @@ export function createRetentionFetchHandler(options: RetentionFetchOptions = {})
 
   const handler = (async (request: Request): Promise<Response> => {
     const requestId = requestIdFrom(request.headers.get('x-request-id') ?? undefined);
-    let path: string;
+    let url: URL;
     try {
-      path = new URL(request.url).pathname;
+      url = new URL(request.url);
     } catch {
       return answer(apiError('invalid_request', 'The request URL is not a URL'), requestId);
     }
+    let path = url.pathname;
     if (prefix !== '') {
       if (path !== prefix && !path.startsWith(`${prefix}/`)) return answer(apiError('not_found', `No route for ${request.method} ${path}`), requestId);
       path = path.slice(prefix.length) || '/';
@@ -100,6 +110,21 @@ export function createRetentionFetchHandler(options: RetentionFetchOptions = {})
     if (path === '/ready' && request.method === 'GET') {
       const reason = await runtime.ready();
       return json(reason === null ? 200 : 503, JSON.stringify(reason === null ? { status: 'ready', service: runtime.serviceName } : { status: 'not_ready', service: runtime.serviceName, reason }), requestId);
+    }
+    // Mounted as Express mounts `/api`: without regard to case.
+    const lower = path.toLowerCase();
+    if (serveApi !== undefined && (lower === '/api' || lower.startsWith('/api/'))) {
+      const start = performance.now();
+      let reply: Awaited<ReturnType<typeof serveApi>>;
+      try {
+        reply = await serveApi(request, url, path.slice(4) || '/');
+      } catch (error) {
+        log.error({ req_id: requestId, err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) }, 'unhandled error');
+        reply = { result: apiError('internal_error', 'Internal error') };
+      }
+      metrics.httpRequest(routeIndexOf(path), reply.result.status, (performance.now() - start) / 1000);
+      const response = json(reply.result.status, JSON.stringify(reply.result.body), requestId, reply.headers);
+      return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
     }
     return answer(apiError('not_found', `No route for ${request.method} ${path}`), requestId);
   }) as RetentionFetchHandler;
