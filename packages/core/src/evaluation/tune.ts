@@ -1,19 +1,20 @@
 /**
  * Tuning the score on a user's own history, proven on a later holdout. Samples (a subscriber as of
- * a cutoff, and its outcome) are collected once by `walkCutoffs`; a seeded coordinate search then
- * rescores them under candidate weights. The split is by time: training cutoffs end, horizon
+ * a cutoff, and its outcome) are collected once by `walkCutoffs`, each kept only as the features the
+ * score reads and counted with the samples that share them (`riskFeatures.ts`: memory bounded by
+ * the distinct feature rows, not by customers); a seeded coordinate search then rescores the rows
+ * under candidate weights. The split is by time: training cutoffs end, horizon
  * included, before the first holdout cutoff, so no training label reads the holdout period.
  */
 import { DAY_MS, DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConfig.js';
 import { err, ok, type FieldError, type Result } from '../result.js';
-import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import type { StoredRecord } from '../store/subscriberStore.js';
-import type { Subscriber } from '../subscriber/subscriber.js';
 import { SUBSCRIBER_STATES } from '../subscriber/subscriber.js';
 import { resolveCutoffs, type BacktestOptions } from './backtest.js';
 import { DEFAULT_LAPSE_MS } from './churnOutcome.js';
 import { rocAuc } from './rankMetrics.js';
-import { addSample, emptyHistogram, histogramTotals, type ScoreHistogram } from './scoreHistogram.js';
+import { addFeatureCounts, countFeatures, riskFeatures, type FeatureCounts, type RiskFeatures } from './riskFeatures.js';
+import { emptyHistogram, histogramTotals, type ScoreHistogram } from './scoreHistogram.js';
 import { seededRandom } from './seededRandom.js';
 import { groupHistory, walkCustomers, type GroupedHistory } from './walkCutoffs.js';
 
@@ -47,13 +48,10 @@ export interface TuneReport {
   evaluated: number;
 }
 
-interface Sample {
-  subscriber: Subscriber;
-  at: number;
-  churned: boolean;
-}
-
-/** A weight the search may move, with its allowed range and step. */
+/**
+ * A weight the search may move, with its allowed range and step. No knob moves what `riskFeatures`
+ * reads (the trial fractions, `slow_conversion_days`): the features of a sample are read once.
+ */
 interface Knob {
   get: (c: TenureConfig) => number;
   set: (c: TenureConfig, v: number) => TenureConfig;
@@ -70,7 +68,7 @@ const riskKnob = (key: Exclude<keyof TenureConfig['risk'], 'state_base' | 'trial
   step,
 });
 
-const KNOBS: Knob[] = [
+export const KNOBS: Knob[] = [
   ...SUBSCRIBER_STATES.map(
     (state): Knob => ({
       get: (c) => c.risk.state_base[state],
@@ -93,9 +91,9 @@ const KNOBS: Knob[] = [
   riskKnob('price_increase_points', 0, 30, 5),
 ];
 
-function scoreSplit(samples: readonly Sample[], config: TenureConfig): SplitScore {
+function scoreSplit(samples: FeatureCounts, config: TenureConfig): SplitScore {
   const histogram: ScoreHistogram = emptyHistogram();
-  for (const s of samples) addSample(histogram, scoreSubscriber(s.subscriber, s.at, config).score, s.churned);
+  addFeatureCounts(histogram, samples, config);
   const { samples: subscribers, positives } = histogramTotals(histogram);
   return { subscribers, churned: positives, roc_auc: rocAuc(histogram) };
 }
@@ -150,8 +148,9 @@ export function tuneHistory(history: GroupedHistory, options: TuneOptions = {}):
     return err({ field: 'holdout', message: 'No training cutoff ends (horizon included) before the holdout: use more cutoffs, a shorter step or horizon, or a smaller holdout' });
   }
 
-  const training: Sample[] = [];
-  const holdout: Sample[] = [];
+  const start = options.config ?? DEFAULT_CONFIG;
+  const training: FeatureCounts = new Map();
+  const holdout: FeatureCounts = new Map();
   const isHoldout = new Set(holdoutCutoffs.map((_, i) => cutoffs.length - holdoutCount + i));
   const isTraining = new Set(trainingCutoffs.map((at) => cutoffs.indexOf(at)));
   // Progress: the walk (its share of customers walked, in hundredths), then one step per knob
@@ -159,17 +158,15 @@ export function tuneHistory(history: GroupedHistory, options: TuneOptions = {}):
   const walkSteps = 100;
   const total = walkSteps + rounds * KNOBS.length;
   const onProgress = options.onProgress;
-  walkCustomers<Sample | null>(history, cutoffs, horizon, options.lapse_ms ?? DEFAULT_LAPSE_MS, {
-    assess: (index, subscriber, at) => (isHoldout.has(index) || isTraining.has(index) ? { subscriber, at, churned: false } : null),
-    label: (index, sample, churned) => {
-      if (sample === null) return;
-      sample.churned = churned;
-      (isHoldout.has(index) ? holdout : training).push(sample);
+  walkCustomers<RiskFeatures | null>(history, cutoffs, horizon, options.lapse_ms ?? DEFAULT_LAPSE_MS, {
+    assess: (index, subscriber, at) => (isHoldout.has(index) || isTraining.has(index) ? riskFeatures(subscriber, at, start) : null),
+    label: (index, features, churned) => {
+      if (features === null) return;
+      countFeatures(isHoldout.has(index) ? holdout : training, features, churned);
     },
     ...(onProgress === undefined ? {} : { progress: (done: number, customers: number) => onProgress(customers === 0 ? walkSteps : Math.floor((done / customers) * walkSteps), total) }),
   });
 
-  const start = options.config ?? DEFAULT_CONFIG;
   const random = seededRandom(seed);
   let best = start;
   let bestScore = scoreSplit(training, start).roc_auc;
