@@ -7,6 +7,7 @@
  */
 import { edgeProblem } from '@tenure/http-edge';
 import { resolveRuntime, type RetentionOptions, type RetentionRuntime } from '../app/retentionOptions.js';
+import { dashboardStateOf } from '../dashboard/dashboardState.js';
 import { apiError, edgeError, type HandlerResult } from '../http/apiError.js';
 import { requestIdFrom } from '../http/requestId.js';
 import { routeIndexOf } from '../metrics/routeLabel.js';
@@ -68,6 +69,8 @@ export function createRetentionFetchHandler(options: RetentionFetchOptions = {})
   const serveApi = api ? createFetchApi(runtime) : undefined;
   const log = runtime.logger;
   const metrics = runtime.metrics;
+  // The webhooks of the last hour, as the dashboard summary counts them in every binding.
+  const tally = dashboardStateOf(runtime).tally;
 
   async function webhook(request: Request, requestId: string): Promise<Response> {
     const start = performance.now();
@@ -85,6 +88,7 @@ export function createRetentionFetchHandler(options: RetentionFetchOptions = {})
       log.error({ req_id: requestId, err: String(error) }, 'webhook failed');
     }
     metrics.httpRequest(WEBHOOK_ROUTE, result.status, (performance.now() - start) / 1000);
+    tally.record(result.status);
     if (result.status >= 400) log.warn({ req_id: requestId, method: 'POST', path: '/webhook', status: result.status }, 'webhook rejected');
     return answer(result, requestId);
   }

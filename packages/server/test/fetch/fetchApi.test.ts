@@ -111,7 +111,7 @@ describe('createRetentionFetchHandler with api: true', () => {
     );
   }, 120_000);
 
-  it('matches paths as Express does: literal segments in any case, a trailing slash, HEAD as GET, ids percent-decoded', async () => {
+  it('matches paths as Express does (literal segments in any case, a trailing slash, HEAD as GET, ids percent-decoded) and counts its webhooks in the summary', async () => {
     const { express, tenure } = await pair();
     server = express;
     const get = (path: string, method = 'GET'): ApiCall => ({ method, path, query: '', body: undefined, type: 'application/json', auth: AUTH });
@@ -124,6 +124,7 @@ describe('createRetentionFetchHandler with api: true', () => {
       get('/api/subscribers/user_a//'),
       get('/api/at-risk', 'HEAD'),
       get('/api/dashboard/live', 'POST'),
+      get('/api/dashboard/summary'),
     ])
       await expectSameAnswer(express, tenure, call);
   });
