@@ -222,6 +222,30 @@ export const MIGRATIONS: readonly Migration[] = [
       -- before version 4): the next replay scans for them once (docs/storage.md, replay)
       INSERT INTO ${s}.meta (key, value) SELECT 'relink_pending', '1' WHERE EXISTS (SELECT 1 FROM ${s}.events);`,
   },
+  // Version 8 is another change's (the dispatch log's); version 9 does not depend on it.
+  {
+    version: 9,
+    name: 'occurrences keyed by store too: <type>:<store>:<transaction_id>',
+    // The core's transactionOccurrenceOf since this version: the store empty when the event has
+    // none, '%' and ':' in it escaped as occurrenceStoreOf does. Every key again, the first stored
+    // delivery (lowest seq) of each new key holding it: deliveries of two stores that version 3
+    // kept apart as copies now count apart. A scan of the events table.
+    sql: (s) => `
+      UPDATE ${s}.events SET occurrence = NULL WHERE occurrence IS NOT NULL;
+      UPDATE ${s}.events AS e SET occurrence = firsts.occurrence
+        FROM (
+          SELECT DISTINCT ON (occurrence) seq, occurrence FROM (
+            SELECT seq, CASE WHEN type IN ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE')
+                AND json_typeof(body -> 'transaction_id') = 'string' AND body ->> 'transaction_id' <> ''
+              THEN type || ':' || (CASE WHEN json_typeof(body -> 'store') = 'string'
+                  THEN replace(replace(body ->> 'store', '%', '%25'), ':', '%3A') ELSE '' END)
+                || ':' || (body ->> 'transaction_id') END AS occurrence
+            FROM ${s}.events
+            WHERE type IN ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE')
+          ) AS keyed WHERE occurrence IS NOT NULL ORDER BY occurrence, seq
+        ) AS firsts
+        WHERE e.seq = firsts.seq;`,
+  },
 ];
 
 /** The advisory lock key of migrations (the bytes of "tenure"), the same for every schema. */

@@ -4,7 +4,7 @@
  * unique transaction occurrence (`transactionOccurrenceOf`), also when two replicas insert the same
  * one at once (the second waits for the first to commit, then sees the conflict).
  */
-import { applyEvent, compareIds, identityIdsOf, materializeAtRisk, transactionOccurrenceOf, type ApplyOutcome, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
+import { applyEvent, compareIds, identityIdsOf, materializeAtRisk, transactionOccurrenceOf, type ApplyOutcome, type HandledEvent, type OccurrenceHolder, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
 import { lockRouted } from './pgMovedSubscriptions.js';
 import { addIdentities, regroupPeople } from './pgPeople.js';
@@ -27,6 +27,8 @@ export interface WriteEventsSql {
   upsertSubscribers: string;
   /** Marks persons an import session touched (schema version 6), for its `finish`. */
   markPending: string;
+  /** The holders of the occurrences of a batch's duplicates (`holdersOf`). */
+  holders: string;
 }
 
 /** Given the tables, returns the statements of `writeEvents`. Pure. */
@@ -59,6 +61,19 @@ export function writeEventsSql(t: Tables): WriteEventsSql {
     readSubscribers: `SELECT customer_id, record FROM ${t.subscribers} WHERE customer_id = ANY($1::text[]) ORDER BY customer_id FOR UPDATE`,
     upsertSubscribers: upsertRowsSql(t.subscribers),
     markPending: `INSERT INTO ${t.importPending} (customer_id) SELECT DISTINCT k FROM unnest($1::text[]) AS k ORDER BY k ON CONFLICT DO NOTHING`,
+    // Per duplicate (its position, occurrence, id and the ids it names as a JSON array) unless its
+    // id is stored (a redelivery): the person's key of the stored event holding the occurrence, and
+    // whether one of the names is that person's. Probes of the unique indexes only.
+    holders: `
+      SELECT u.pos, u.occurrence, held.customer, EXISTS (
+          SELECT 1 FROM ${t.identities} i WHERE i.id IN (SELECT json_array_elements_text(u.names)) AND i.customer_id = held.customer
+        ) AS named
+      FROM unnest($1::int[], $2::text[], $3::text[], $4::json[]) AS u(pos, occurrence, id, names)
+      CROSS JOIN LATERAL (
+        SELECT coalesce((SELECT p.customer_id FROM ${t.identities} p WHERE p.id = e.customer_id), e.customer_id) AS customer
+        FROM ${t.events} e WHERE e.occurrence = u.occurrence
+      ) AS held
+      WHERE NOT EXISTS (SELECT 1 FROM ${t.events} x WHERE x.id = u.id)`,
   };
 }
 
@@ -84,8 +99,31 @@ export async function appendEvents(client: pg.ClientBase, sql: WriteEventsSql, w
   return (await storeEvents(client, sql, writes, config, true)).map((outcome) => outcome.status);
 }
 
-/** An outcome of `storeEvents`: with `mark`, an applied event's subscriber is not read. */
-type StoredOutcome = { status: ApplyOutcome['status']; subscriber: Subscriber | undefined };
+/** An outcome of `storeEvents`: with `mark`, an applied event's subscriber is not read (and a duplicate's holder not sought). */
+type StoredOutcome = { status: ApplyOutcome['status']; subscriber: Subscriber | undefined; heldBy?: OccurrenceHolder };
+
+/**
+ * Inside the batch's transaction, after its writes: sets `heldBy` on each duplicate outcome whose
+ * occurrence a stored event of a person none of its ids names holds (`ApplyOutcome`). Sends the
+ * one query only when the batch has duplicates carrying an occurrence.
+ */
+async function findHolders(client: pg.ClientBase, sql: WriteEventsSql, events: readonly HandledEvent[], outcomes: StoredOutcome[]): Promise<void> {
+  const positions: number[] = [];
+  const keys: string[] = [];
+  const ids: string[] = [];
+  const names: string[] = [];
+  outcomes.forEach((outcome, i) => {
+    const key = outcome.status === 'duplicate' ? transactionOccurrenceOf(events[i]!) : undefined;
+    if (key === undefined) return;
+    positions.push(i);
+    keys.push(key);
+    ids.push(events[i]!.id);
+    names.push(JSON.stringify(identityIdsOf(events[i]!)));
+  });
+  if (positions.length === 0) return;
+  const { rows } = await client.query<{ pos: number; occurrence: string; customer: string; named: boolean }>(prepared(sql.holders, [positions, keys, ids, names]));
+  for (const row of rows) if (!row.named) outcomes[row.pos]!.heldBy = { key: row.occurrence, customer: row.customer };
+}
 
 async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered: readonly EventWrite[], config: TenureConfig, mark: boolean): Promise<StoredOutcome[]> {
   // The first write of each id and of each transaction occurrence in the batch; the rest are duplicates.
@@ -209,5 +247,6 @@ async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered
     outcomes.push({ status: 'applied', subscriber });
   }
   await flush();
+  if (!mark) await findHolders(client, sql, writes.map((w) => w.event), outcomes);
   return outcomes;
 }

@@ -5,7 +5,7 @@
  * synchronous here is what makes each one atomic.
  */
 import { applyEvent, configFingerprint, identityIdsOf, materializeAtRisk, reKeyToReceiver, recordActivity, timelinePage, transactionOccurrenceOf, transferOf } from '@tenure/core';
-import type { AtRiskEntry, AtRiskPage, AtRiskQuery, EventPage, TimelineQuery, HandledEvent, PositionOf, StoreContext, Subscriber, TenureConfig, TransferEvent, TransferOutcome } from '@tenure/core';
+import type { AtRiskEntry, AtRiskPage, AtRiskQuery, EventPage, TimelineQuery, HandledEvent, OccurrenceHolder, PositionOf, StoreContext, Subscriber, TenureConfig, TransferEvent, TransferOutcome } from '@tenure/core';
 import { AtRiskIndex } from './atRiskIndex.js';
 import type { CustomerEntry } from './customerEntry.js';
 import { codePointKey, compareKeys } from './codePointKey.js';
@@ -21,8 +21,8 @@ export class CustomerTable {
   readonly entries = new Map<string, CustomerEntry>();
   readonly log = new EventLog<HandledEvent>();
   private readonly ids = new Set<string>();
-  /** `transactionOccurrenceOf` of every applied event that has one. */
-  private readonly occurrences = new Set<string>();
+  /** `transactionOccurrenceOf` of every applied event that has one, to its seq in the log (who holds it: `holderOf`). */
+  private readonly occurrences = new Map<string, number>();
   /** Ids of the TRANSFER events applied. */
   private readonly transfers = new Set<string>();
   /** The subscriptions transfers moved, to their receivers: `route` re-keys their later events. */
@@ -40,6 +40,21 @@ export class CustomerTable {
     if (this.ids.has(event.id)) return true;
     const occurrence = transactionOccurrenceOf(event);
     return occurrence !== undefined && this.occurrences.has(occurrence);
+  }
+
+  /**
+   * Given an event `has` found, returns who holds its occurrence when that is a person none of the
+   * event's ids names, else undefined (a redelivery of an id, or of one person's transaction).
+   * Reads the stored event: called on the duplicate path only.
+   */
+  holderOf(event: HandledEvent): OccurrenceHolder | undefined {
+    if (this.ids.has(event.id)) return undefined;
+    const key = transactionOccurrenceOf(event);
+    const seq = key === undefined ? undefined : this.occurrences.get(key);
+    if (key === undefined || seq === undefined) return undefined;
+    const stored = this.log.get(seq).app_user_id; // a transfer re-keys the stored event to its receiver
+    const customer = this.people.of(stored) ?? stored;
+    return identityIdsOf(event).some((id) => this.people.of(id) === customer) ? undefined : { key, customer };
   }
 
   /**
@@ -81,7 +96,7 @@ export class CustomerTable {
   apply(event: HandledEvent, ctx: StoreContext, assess = true): CustomerEntry {
     this.ids.add(event.id);
     const occurrence = transactionOccurrenceOf(event);
-    if (occurrence !== undefined) this.occurrences.add(occurrence);
+    if (occurrence !== undefined) this.occurrences.set(occurrence, this.log.size); // the seq `append` gives it below
     const ids = identityIdsOf(event);
     const people = this.people.keysOf(ids).map((key) => this.entries.get(key)!);
     const existing = people.length === 1 ? people[0]! : undefined;
