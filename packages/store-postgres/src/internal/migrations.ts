@@ -130,7 +130,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
     name: 'checkpoints (named progress markers of long operations); events unique per transaction occurrence; transfers',
-    // occurrence: the core's transactionOccurrenceOf (e.g. 'RENEWAL:<transaction_id>'), so a second
+    // occurrence: the core's transactionOccurrenceOf of then (e.g. 'RENEWAL:<transaction_id>'; version 9 adds the store), so a second
     // delivery of one transaction under another id is a duplicate. At upgrade the first delivery of
     // each (lowest seq) gets it; later copies stay NULL, and replay's foldEvents drops them.
     sql: (s) => `

@@ -4,7 +4,7 @@
  * indexes over the entries. The store wraps it in the async port; keeping every operation
  * synchronous here is what makes each one atomic.
  */
-import { applyEvent, configFingerprint, identityIdsOf, materializeAtRisk, reKeyToReceiver, recordActivity, timelinePage, transactionOccurrenceOf, transferOf } from '@tenure/core';
+import { applyEvent, configFingerprint, identityIdsOf, materializeAtRisk, reKeyToReceiver, recordActivity, timelinePage, transferOf } from '@tenure/core';
 import type { AtRiskEntry, AtRiskPage, AtRiskQuery, EventPage, TimelineQuery, HandledEvent, OccurrenceHolder, PositionOf, StoreContext, Subscriber, TenureConfig, TransferEvent, TransferOutcome } from '@tenure/core';
 import { AtRiskIndex } from './atRiskIndex.js';
 import type { CustomerEntry } from './customerEntry.js';
@@ -12,6 +12,7 @@ import { codePointKey, compareKeys } from './codePointKey.js';
 import { EventLog, NO_EVENT } from './eventLog.js';
 import { readEntryPage } from './entryPage.js';
 import { MovedSubscriptions } from './movedSubscriptions.js';
+import { OccurrenceIndex } from './occurrenceIndex.js';
 import { PersonIndex } from './personIndex.js';
 
 export type { CustomerEntry } from './customerEntry.js';
@@ -21,8 +22,8 @@ export class CustomerTable {
   readonly entries = new Map<string, CustomerEntry>();
   readonly log = new EventLog<HandledEvent>();
   private readonly ids = new Set<string>();
-  /** `transactionOccurrenceOf` of every applied event that has one, to its seq in the log (who holds it: `holderOf`). */
-  private readonly occurrences = new Map<string, number>();
+  /** The transaction occurrences of the applied events, to their events' seqs. */
+  private readonly occurrences = new OccurrenceIndex();
   /** Ids of the TRANSFER events applied. */
   private readonly transfers = new Set<string>();
   /** The subscriptions transfers moved, to their receivers: `route` re-keys their later events. */
@@ -37,24 +38,12 @@ export class CustomerTable {
 
   /** Whether an event with this id, or another delivery of its transaction occurrence, was applied. */
   has(event: HandledEvent): boolean {
-    if (this.ids.has(event.id)) return true;
-    const occurrence = transactionOccurrenceOf(event);
-    return occurrence !== undefined && this.occurrences.has(occurrence);
+    return this.ids.has(event.id) || this.occurrences.has(event);
   }
 
-  /**
-   * Given an event `has` found, returns who holds its occurrence when that is a person none of the
-   * event's ids names, else undefined (a redelivery of an id, or of one person's transaction).
-   * Reads the stored event: called on the duplicate path only.
-   */
+  /** Given an event `has` found, who holds its occurrence when none of its ids names that person (`OccurrenceIndex`); undefined for a redelivered id. */
   holderOf(event: HandledEvent): OccurrenceHolder | undefined {
-    if (this.ids.has(event.id)) return undefined;
-    const key = transactionOccurrenceOf(event);
-    const seq = key === undefined ? undefined : this.occurrences.get(key);
-    if (key === undefined || seq === undefined) return undefined;
-    const stored = this.log.get(seq).app_user_id; // a transfer re-keys the stored event to its receiver
-    const customer = this.people.of(stored) ?? stored;
-    return identityIdsOf(event).some((id) => this.people.of(id) === customer) ? undefined : { key, customer };
+    return this.ids.has(event.id) ? undefined : this.occurrences.holderOf(event, this.log, this.people);
   }
 
   /**
@@ -95,8 +84,7 @@ export class CustomerTable {
    */
   apply(event: HandledEvent, ctx: StoreContext, assess = true): CustomerEntry {
     this.ids.add(event.id);
-    const occurrence = transactionOccurrenceOf(event);
-    if (occurrence !== undefined) this.occurrences.set(occurrence, this.log.size); // the seq `append` gives it below
+    this.occurrences.add(event, this.log.size); // the seq `append` gives it below
     const ids = identityIdsOf(event);
     const people = this.people.keysOf(ids).map((key) => this.entries.get(key)!);
     const existing = people.length === 1 ? people[0]! : undefined;
