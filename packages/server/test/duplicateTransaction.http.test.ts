@@ -6,7 +6,8 @@ import { Writable } from 'node:stream';
 import { parsePrometheusText, sampleValue } from '@tenure/testkit';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fixture } from './helpers/fixtures.js';
+import { createMemorySubscriberStore, createRetentionFetchHandler, fixedClock } from '../src/index.js';
+import { T0, fixture } from './helpers/fixtures.js';
 import { startTestServer, type Mode, type TestServer } from './helpers/testServer.js';
 
 const ELSEWHERE = 'tenure_duplicate_transactions_other_customer_total';
@@ -60,5 +61,22 @@ describe.each<Mode>(['listener', 'express'])('a transaction repeated under anoth
     expect(sampleValue(m, ELSEWHERE, { environment: 'production' })).toBe(1);
     expect(sampleValue(m, ELSEWHERE, { environment: 'sandbox' })).toBe(1);
     expect(sampleValue(m, 'tenure_webhooks_received_total', { type: 'INITIAL_PURCHASE', outcome: 'duplicate' })).toBe(4);
+  });
+});
+
+describe('a transaction repeated under another customer (fetch handler)', () => {
+  it('is a duplicate, logged at warn and counted, as on the node:http and Express bindings', async () => {
+    const { lines, logger } = capture();
+    const store = createMemorySubscriberStore();
+    const tenure = createRetentionFetchHandler({ store, clock: fixedClock(T0), logger, sweepIntervalMs: 3_600_000 });
+    try {
+      const post = async (body: unknown) => (await tenure(new Request('http://tenure.test/webhook', { method: 'POST', body: JSON.stringify(body) }))).json();
+      expect(await post(buy('ada', 'rc-1', 'tx-1'))).toEqual({ ok: true, result: 'applied' });
+      expect(await post(buy('ada', 'rc-1b', 'tx-1'))).toEqual({ ok: true, result: 'duplicate' });
+      expect(await post(buy('bob', 'rc-2', 'tx-1'))).toEqual({ ok: true, result: 'duplicate' });
+      expect(lines.filter((l) => l['level'] === 40 && String(l['msg']).startsWith('duplicate transaction'))).toMatchObject([{ event_id: 'rc-2', customer_id: 'bob', held_by: 'ada' }]);
+    } finally {
+      await tenure.close();
+    }
   });
 });
