@@ -101,6 +101,19 @@ export function describeOccurrenceContract(factory: StoreFactory, options: Resol
       }),
     );
 
+    it('in a batch, a copy refused as a stored transaction holds back no later event of its id, and storage order stays the batch\'s', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const failure = buildEvent('BILLING_ISSUE', 'z0', 'hana', T0 + DAY_MS, { transaction_id: 'h9', store: 'PLAY_STORE' });
+        expect((await store.applyEvent(failure, ctx)).status).toBe('applied');
+        const copy = { ...failure, id: 'z1' };
+        const buy = buildEvent('INITIAL_PURCHASE', 'z1', 'hana', T0, { transaction_id: 'h1', price: 9.99 });
+        const renewal = buildEvent('RENEWAL', 'z2', 'hana', T0 + 2 * DAY_MS, { transaction_id: 'h2', price: 9.99 });
+        expect(await store.applyEvents([copy, buy, renewal, { ...buy, id: 'z3' }], ctx)).toEqual(['duplicate', 'applied', 'applied', 'duplicate']);
+        expect((await collect(store.records())).flatMap((r) => (r.kind === 'event' ? [r.event] : []))).toEqual([failure, buy, renewal]);
+        expect(await store.get('hana')).toEqual(foldEvents([failure, buy, renewal]));
+      }),
+    );
+
     it('applies exactly one of two copies delivered at the same moment', { timeout }, () =>
       withStore(factory, async (store) => {
         const copies = Array.from({ length: 6 }, (_, i) => buildEvent('RENEWAL', `copy-${i}`, 'carol', T0 + 30 * DAY_MS, { transaction_id: 'c2' }));
