@@ -55,7 +55,7 @@ export type { ParsedWebhook, ParsedEvent } from './events/parseWebhook.js';
 // --- Subscriber state ---
 export { SUBSCRIBER_STATES } from './subscriber/subscriber.js';
 export type { Subscriber, SubscriberState, EventKey } from './subscriber/subscriber.js';
-export { EVENT_PRECEDENCE, isLaterKey, occurrenceKeyOf, transactionOccurrenceOf } from './subscriber/eventKey.js';
+export { EVENT_PRECEDENCE, isLaterKey, occurrenceKeyOf, occurrenceStoreOf, transactionOccurrenceOf } from './subscriber/eventKey.js';
 export { applyEvent, ACTIVITY_EVENT_TYPES, MAX_ALIASES, PROMOTIONAL_STORE } from './subscriber/applyEvent.js';
 export { assessedAt, promotionalAccessAt, promotionalAccessEnd } from './subscriber/promotionalAccess.js';
 export { distinctOccurrences, foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
@@ -201,7 +201,7 @@ export type {
 export { materializeAtRisk, configFingerprint } from './atRisk/materializeAtRisk.js';
 
 // --- Store ports ---
-export type { SubscriberStore, ImportSession, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, MovedSubscription, ProgressListener, ConfigCheck } from './store/subscriberStore.js';
+export type { SubscriberStore, ImportSession, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, OccurrenceHolder, StoreContext, AtRiskEntry, StoredRecord, MovedSubscription, ProgressListener, ConfigCheck } from './store/subscriberStore.js';
 export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
 export type { DispatchChannel, DispatchEntry, DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger, DispatchQuery, DispatchTally } from './store/dispatchLog.js';
 export { compareTimeline, timelinePage, cursorOf } from './store/eventTimeline.js';

@@ -96,6 +96,14 @@ const fieldsArb: fc.Arbitrary<EventFields> = fc
     },
     { requiredKeys: [] },
   )
+  .chain((fields) =>
+    // Often a transaction id shared by events of other ids, customers and stores: the counted types
+    // are one occurrence per type, store and transaction (docs/rules.md §2), and a copy under
+    // another customer names who holds it.
+    fc
+      .record({ transaction_id: fc.constantFrom('tx_1', 'tx_1', 'tx_2', undefined), store: fc.constantFrom('APP_STORE', 'APP_STORE', 'APP_STORE', 'PLAY_STORE', null) })
+      .map((occurrence) => ({ ...fields, ...occurrence })),
+  )
   .map(({ link, ...fields }) => Object.fromEntries(Object.entries({ ...fields, ...link }).filter(([, v]) => v !== undefined)));
 
 /**

@@ -1,7 +1,9 @@
 /**
  * The contract of per-transaction deduplication: a purchase, renewal, one-time purchase or billing
- * failure delivered under a second id (the data import's and the webhook's copy of one period) is a
- * duplicate, alone, in a batch and concurrently; other types stay unique by id only.
+ * failure of one store delivered under a second id (the data import's and the webhook's copy of one
+ * period) is a duplicate, alone, in a batch and concurrently; another store's transaction with the
+ * same id is not; a repeat under another customer names who holds it (`heldBy`); other types stay
+ * unique by id only.
  */
 import { DEFAULT_CONFIG, foldEvents, type HandledEvent, type StoreContext } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +50,67 @@ export function describeOccurrenceContract(factory: StoreFactory, options: Resol
         expect(statuses).toEqual(['applied', 'duplicate', 'applied', 'applied', 'applied', 'applied', 'applied', 'duplicate']);
         expect(await store.get('bob')).toMatchObject({ renewals: 3, billing_failures: 1 });
         expect(await store.eventCount()).toBe(6);
+      }),
+    );
+
+    it('counts one transaction id in two stores as two transactions, alone and in a batch', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const apple = buildEvent('RENEWAL', 'rc-apple', 'dave', T0 + 30 * DAY_MS, { transaction_id: 'shared', store: 'APP_STORE' });
+        const play = buildEvent('RENEWAL', 'rc-play', 'dave', T0 + 31 * DAY_MS, { transaction_id: 'shared', store: 'PLAY_STORE' });
+        const none = buildEvent('RENEWAL', 'rc-none', 'dave', T0 + 32 * DAY_MS, { transaction_id: 'shared', store: null });
+        expect((await store.applyEvent(apple, ctx)).status).toBe('applied');
+        expect((await store.applyEvent(play, ctx)).status).toBe('applied');
+        expect((await store.applyEvent(none, ctx)).status).toBe('applied');
+        expect((await store.get('dave'))?.renewals).toBe(3);
+        const copies = [play, none].map((e) => ({ ...e, id: `${e.id}-copy` }));
+        expect(await store.applyEvents([...copies, buildEvent('RENEWAL', 'rc-stripe', 'dave', T0 + 33 * DAY_MS, { transaction_id: 'shared', store: 'STRIPE' })], ctx)).toEqual([
+          'duplicate',
+          'duplicate',
+          'applied',
+        ]);
+        expect((await store.get('dave'))?.renewals).toBe(4);
+        expect(await store.eventCount()).toBe(4);
+      }),
+    );
+
+    it('answers a repeat under another customer as a duplicate naming who holds it, and one person\'s repeat without', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const buy = buildEvent('INITIAL_PURCHASE', 'rc-buy', 'erin', T0, { transaction_id: 'e1', price: 9.99 });
+        expect((await store.applyEvent(buy, ctx)).status).toBe('applied');
+        expect((await store.applyEvent(buildEvent('INITIAL_PURCHASE', 'rc-frank', 'frank', T0, { transaction_id: 'f1' }), ctx)).status).toBe('applied');
+        const erin = await store.get('erin');
+        const frank = await store.get('frank');
+        const heldBy = { key: 'INITIAL_PURCHASE:APP_STORE:e1', customer: 'erin' };
+        // Another customer, known or not: still a duplicate (one store's transaction), but named.
+        expect(await store.applyEvent({ ...buy, id: 'rc-buy-frank', app_user_id: 'frank', original_app_user_id: 'frank' }, ctx)).toEqual({ status: 'duplicate', subscriber: frank, heldBy });
+        expect(await store.applyEvent({ ...buy, id: 'rc-buy-gina', app_user_id: 'gina', original_app_user_id: 'gina' }, ctx)).toEqual({ status: 'duplicate', subscriber: undefined, heldBy });
+        // The same customer under a new id, a retry of the id, and an alias naming erin: quiet.
+        expect(await store.applyEvent({ ...buy, id: 'export:e1:INITIAL_PURCHASE' }, ctx)).toEqual({ status: 'duplicate', subscriber: erin });
+        expect(await store.applyEvent(buy, ctx)).toEqual({ status: 'duplicate', subscriber: erin });
+        expect(await store.applyEvent({ ...buy, id: 'rc-buy-alias', app_user_id: 'erin-phone', original_app_user_id: 'erin-phone', aliases: ['erin', 'erin-phone'] }, ctx)).toEqual({
+          status: 'duplicate',
+          subscriber: undefined,
+        });
+        // Not an occurrence at all: nothing to name.
+        const cancel = buildEvent('CANCELLATION', 'rc-cancel', 'erin', T0 + DAY_MS, { transaction_id: 'e1', cancel_reason: 'UNSUBSCRIBE' });
+        expect((await store.applyEvent(cancel, ctx)).status).toBe('applied');
+        expect(await store.applyEvent({ ...cancel, app_user_id: 'frank', original_app_user_id: 'frank' }, ctx)).toEqual({ status: 'duplicate', subscriber: frank });
+        expect(await store.eventCount()).toBe(3);
+        expect(await store.get('erin')).toEqual(foldEvents([buy, cancel]));
+        expect(await store.get('gina')).toBeUndefined();
+      }),
+    );
+
+    it('in a batch, a copy refused as a stored transaction holds back no later event of its id, and storage order stays the batch\'s', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const failure = buildEvent('BILLING_ISSUE', 'z0', 'hana', T0 + DAY_MS, { transaction_id: 'h9', store: 'PLAY_STORE' });
+        expect((await store.applyEvent(failure, ctx)).status).toBe('applied');
+        const copy = { ...failure, id: 'z1' };
+        const buy = buildEvent('INITIAL_PURCHASE', 'z1', 'hana', T0, { transaction_id: 'h1', price: 9.99 });
+        const renewal = buildEvent('RENEWAL', 'z2', 'hana', T0 + 2 * DAY_MS, { transaction_id: 'h2', price: 9.99 });
+        expect(await store.applyEvents([copy, buy, renewal, { ...buy, id: 'z3' }], ctx)).toEqual(['duplicate', 'applied', 'applied', 'duplicate']);
+        expect((await collect(store.records())).flatMap((r) => (r.kind === 'event' ? [r.event] : []))).toEqual([failure, buy, renewal]);
+        expect(await store.get('hana')).toEqual(foldEvents([failure, buy, renewal]));
       }),
     );
 

@@ -7,7 +7,7 @@
  * durable stores); the memory store never holds such persons.
  */
 import fc from 'fast-check';
-import { DEFAULT_CONFIG, compareIds, foldByIdentity, identityIdsOf, recordActivity, type HandledEvent, type StoreContext, type StoredRecord, type SubscriberStore } from '@tenure/core';
+import { DEFAULT_CONFIG, compareIds, foldByIdentity, identityIdsOf, recordActivity, transactionOccurrenceOf, type HandledEvent, type StoreContext, type StoredRecord, type SubscriberStore } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { expectAtRiskPage } from './atRiskReference.js';
 import { eventSpecArb } from './modelContract.js';
@@ -87,7 +87,8 @@ export function describeReplayMergeContract(factory: StoreFactory, options: Reso
 
 /**
  * Persons as a database written before schema version 4 kept them: the events of each `app_user_id`
- * one person (ids unique), whatever other ids they name, some with reported activity.
+ * one person (ids unique, and transaction occurrences: the store dropped a later copy), whatever
+ * other ids they name, some with reported activity.
  */
 const apartArb: fc.Arbitrary<{ persons: HandledEvent[][]; reported: (number | null)[] }> = fc
   .record({
@@ -96,8 +97,12 @@ const apartArb: fc.Arbitrary<{ persons: HandledEvent[][]; reported: (number | nu
   })
   .map(({ specs, reported }) => {
     const byCustomer = new Map<string, HandledEvent[]>();
+    const occurrences = new Set<string>();
     for (const spec of specs) {
       const event = eventOf(spec, T0 + 30 * DAY_MS);
+      const occurrence = transactionOccurrenceOf(event);
+      if (occurrence !== undefined && occurrences.has(occurrence)) continue;
+      if (occurrence !== undefined) occurrences.add(occurrence);
       byCustomer.set(event.app_user_id, [...(byCustomer.get(event.app_user_id) ?? []), event]);
     }
     return { persons: [...byCustomer.values()], reported: reported.map((at) => (at === null ? null : T0 + at)) };

@@ -6,7 +6,7 @@ import type fc from 'fast-check';
 import { compareIds, type AtRiskQuery, type HandledEvent, type HandledEventType, type StoredRecord, type SubscriberStore } from '@tenure/core';
 import { expect } from 'vitest';
 import { expectAtRiskPage } from './atRiskReference.js';
-import { applyToModel, contextOf, recordActivityInModel, routeInModel, subscriberOf, type StoreModel } from './storeModel.js';
+import { applyToModel, contextOf, heldByInModel, recordActivityInModel, routeInModel, subscriberOf, type StoreModel } from './storeModel.js';
 import { buildEvent, byCustomerId, collect, listAll, type EventFields } from './storeFixtures.js';
 
 type StoreCommand = fc.AsyncCommand<StoreModel, SubscriberStore>;
@@ -49,9 +49,10 @@ export class ApplyEventCommand implements StoreCommand {
     const event = eventOf(this.spec, model.now);
     // An event of a transferred subscription lands on its receiver (docs/rules.md §2, Transfers).
     const { app_user_id: lands } = routeInModel(model, event);
+    const heldBy = heldByInModel(model, event); // before the model changes (only a duplicate has one)
     const status = applyToModel(model, event);
     const outcome = await store.applyEvent(event, contextOf(model));
-    expect(outcome).toEqual({ status, subscriber: subscriberOf(model, lands) });
+    expect(outcome).toEqual(status === 'duplicate' && heldBy !== undefined ? { status, subscriber: subscriberOf(model, lands), heldBy } : { status, subscriber: subscriberOf(model, lands) });
     await expectCustomer(model, store, lands);
     await expectCustomer(model, store, event.app_user_id);
   }

@@ -14,8 +14,10 @@ import {
   reKeyToReceiver,
   recordActivity,
   routeMovedSubscription,
+  transactionOccurrenceOf,
   transferOf,
   type HandledEvent,
+  type OccurrenceHolder,
   type TransferEvent,
   type TransferOutcome,
   type StoreContext,
@@ -109,6 +111,20 @@ export function applyToModel(model: StoreModel, delivered: HandledEvent): 'appli
   model.events.push(event);
   refold(model);
   return 'applied';
+}
+
+/**
+ * Given a delivered event the model answers `duplicate` for, returns who holds its transaction
+ * occurrence when that is a person none of its ids names (`ApplyOutcome.heldBy`), else undefined:
+ * an event whose id is stored is a redelivery, quiet. Reads the model only.
+ */
+export function heldByInModel(model: StoreModel, delivered: HandledEvent): OccurrenceHolder | undefined {
+  const event = routeInModel(model, delivered);
+  const key = transactionOccurrenceOf(event);
+  if (model.ids.has(event.id) || key === undefined || !model.occurrences.has(key)) return undefined;
+  const held = model.events.find((e) => transactionOccurrenceOf(e) === key)!;
+  const customer = model.personOf.get(held.app_user_id)!;
+  return identityIdsOf(event).some((id) => model.personOf.get(id) === customer) ? undefined : { key, customer };
 }
 
 /** Records reported activity in the model; undefined (and nothing kept) for an unknown customer. */

@@ -48,10 +48,10 @@ describePostgres('PostgreSQL checkpoints', () => {
     expect((await store.applyEvent(buildEvent('RENEWAL', 'rc-al2-again', 'u1', T0 + 30 * DAY_MS, { transaction_id: 'al2' }), ctx)).status).toBe('duplicate');
     expect((await store.applyEvent(buildEvent('RENEWAL', 'rc-al3', 'u1', T0 + 60 * DAY_MS, { transaction_id: 'al3' }), ctx)).status).toBe('applied');
     expect(await adminQuery(`SELECT id, occurrence FROM "${schema}".events ORDER BY seq`)).toEqual([
-      { id: 'export:al1:INITIAL_PURCHASE', occurrence: 'INITIAL_PURCHASE:al1' },
-      { id: 'export:al2:RENEWAL', occurrence: 'RENEWAL:al2' },
+      { id: 'export:al1:INITIAL_PURCHASE', occurrence: 'INITIAL_PURCHASE:APP_STORE:al1' },
+      { id: 'export:al2:RENEWAL', occurrence: 'RENEWAL:APP_STORE:al2' },
       { id: 'rc-al2', occurrence: null },
-      { id: 'rc-al3', occurrence: 'RENEWAL:al3' },
+      { id: 'rc-al3', occurrence: 'RENEWAL:APP_STORE:al3' },
     ]);
     await adminQuery(`INSERT INTO "${schema}".subscribers (customer_id, record, state, score, band, assessed_at) VALUES ('u2', $1, 'active', 10, 'low', $2)`, [JSON.stringify({ ...record, customer_id: 'u2' }), T0]);
     await store.applyEvent(buildEvent('INITIAL_PURCHASE', 'u2-buy', 'u2', T0), ctx);

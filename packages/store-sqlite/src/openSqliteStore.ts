@@ -26,6 +26,7 @@ import {
   type ProgressListener,
   type StoreContext,
   type MovedSubscription,
+  type OccurrenceHolder,
   type StoredRecord,
   type Subscriber,
   type SubscriberStore,
@@ -141,6 +142,19 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   /** Stores the event under its person's key; false for a duplicate id or occurrence. */
   const insertEvent = (event: HandledEvent, key: string): boolean =>
     s.insertEvent.run(event.id, transactionOccurrenceOf(event) ?? null, key, event.type, event.event_timestamp_ms, JSON.stringify(event)).changes === 1;
+  /**
+   * Given an event whose insert found a duplicate, returns who holds its occurrence when that is a
+   * person none of the event's ids names, else undefined (a redelivery of an id, or of one person's
+   * transaction). One statement probing the unique `occurrence` and `id` indexes, on the duplicate
+   * path only.
+   */
+  const holderOf = (event: HandledEvent): OccurrenceHolder | undefined => {
+    const key = transactionOccurrenceOf(event);
+    const held = key === undefined ? undefined : s.heldOccurrence.get(key, event.id);
+    if (key === undefined || held === undefined) return undefined;
+    const customer = people.keyOf(held.customer_id) ?? held.customer_id;
+    return identityIdsOf(event).some((id) => people.keyOf(id) === customer) ? undefined : { key, customer };
+  };
   /** The stored subscriber any of a person's ids names. */
   const storedOf = (id: string): StoredSubscriber | undefined => {
     const key = people.keyOf(id);
@@ -153,16 +167,19 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
    * Stores one event and applies it to the person its ids name (docs/rules.md §2): with one record
    * (or none) and its name unchanged, in `pending`; an event naming several records, or moving a
    * person to another id, re-folds the union at once (`regroup`). An event of a transferred
-   * subscription is stored re-keyed to its receiver (`moved`).
+   * subscription is stored re-keyed to its receiver (`moved`). A duplicate names the holder of its
+   * occurrence (`holderOf`) unless `holder` is false (a batch answers statuses only).
    */
-  const applyGrouped = (delivered: HandledEvent, ctx: StoreContext, pending: Pending): ApplyOutcome => {
+  const applyGrouped = (delivered: HandledEvent, ctx: StoreContext, pending: Pending, holder = true): ApplyOutcome => {
     const event = moved.route(delivered);
     const { keys, unknown } = people.resolve(identityIdsOf(event));
     const key = keys[0] ?? event.app_user_id;
     if (!insertEvent(event, key)) {
       const known = people.keyOf(event.app_user_id);
       const held = known === undefined ? undefined : pending.get(known);
-      return { status: 'duplicate', subscriber: held !== undefined ? held.subscriber : parse(storedOf(event.app_user_id)) };
+      const subscriber = held !== undefined ? held.subscriber : parse(storedOf(event.app_user_id));
+      const heldBy = holder ? holderOf(event) : undefined;
+      return heldBy === undefined ? { status: 'duplicate', subscriber } : { status: 'duplicate', subscriber, heldBy };
     }
     people.add(key, unknown);
     if (keys.length <= 1) {
@@ -201,7 +218,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const applyMany = db.transaction((events: readonly HandledEvent[], ctx: StoreContext): ApplyOutcome['status'][] => {
     // Each touched subscriber is read once and written once, however many of its events the batch holds.
     const pending: Pending = new Map();
-    const statuses = events.map((event) => applyGrouped(event, ctx, pending).status);
+    const statuses = events.map((event) => applyGrouped(event, ctx, pending, false).status);
     writePending(pending, ctx);
     return statuses;
   });

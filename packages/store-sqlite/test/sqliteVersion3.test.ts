@@ -58,10 +58,10 @@ describe('SQLite schema version 3', () => {
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.prepare('SELECT id, occurrence FROM events ORDER BY seq').all()).toEqual([
-      { id: 'export:al1:INITIAL_PURCHASE', occurrence: 'INITIAL_PURCHASE:al1' },
-      { id: 'export:al2:RENEWAL', occurrence: 'RENEWAL:al2' },
+      { id: 'export:al1:INITIAL_PURCHASE', occurrence: 'INITIAL_PURCHASE::al1' },
+      { id: 'export:al2:RENEWAL', occurrence: 'RENEWAL::al2' },
       { id: 'rc-al2', occurrence: null },
-      { id: 'rc-al3', occurrence: 'RENEWAL:al3' },
+      { id: 'rc-al3', occurrence: 'RENEWAL::al3' },
     ]);
     db.close();
   });

@@ -16,8 +16,23 @@ import type { UtcDay } from '../trends/utcDay.js';
 /** What happened to one delivered event. */
 export type ApplyOutcome =
   | { status: 'applied'; subscriber: Subscriber }
-  /** The event id was seen before: nothing changed. */
-  | { status: 'duplicate'; subscriber: Subscriber | undefined };
+  /**
+   * The event id, or its transaction occurrence, was seen before: nothing changed. `subscriber` is
+   * the record the event's `app_user_id` names. `heldBy` is set when the stored occurrence belongs
+   * to another person than the one the event names (`OccurrenceHolder`): still a duplicate (one
+   * store's transaction is one occurrence), but one the caller should make visible.
+   */
+  | { status: 'duplicate'; subscriber: Subscriber | undefined; heldBy?: OccurrenceHolder };
+
+/**
+ * Who holds a stored transaction occurrence that a delivery repeated under another customer: the
+ * occurrence key (`transactionOccurrenceOf`) and the customer id of the person whose stored event
+ * carries it (its record's id, as `get` finds it).
+ */
+export interface OccurrenceHolder {
+  key: string;
+  customer: string;
+}
 
 /**
  * What a TRANSFER did: `applied` with the receiver (`transferOf(event).to[0]`, undefined when there
@@ -79,9 +94,11 @@ export interface SubscriberStore {
   /** Human-readable name for logs (e.g. "memory", "sqlite:./data/tenure.db", "postgres"). */
   readonly kind: string;
   /**
-   * Appends `event` and applies it with `applyEvent` unless its `id` is already stored, and
-   * re-materializes the subscriber's at-risk row at `ctx.now`, atomically; resolves only after the
-   * change is durable. Concurrent events of one customer never lose an update.
+   * Appends `event` and applies it with `applyEvent` unless its `id` or its transaction occurrence
+   * (`transactionOccurrenceOf`) is already stored, and re-materializes the subscriber's at-risk row
+   * at `ctx.now`, atomically; resolves only after the change is durable. Concurrent events of one
+   * customer never lose an update. A duplicate of an occurrence another person holds says so
+   * (`heldBy`); finding the holder costs nothing on the path of a new event.
    */
   applyEvent(event: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome>;
   /** Like `applyEvent` for many events in one transaction (import); one status per event, in order. */

@@ -68,19 +68,37 @@ export function isCountedPerTransaction(type: HandledEventType): boolean {
 }
 
 /**
- * Given an event, returns `<type>:<transaction_id>` when it is a purchase, renewal, one-time
- * purchase or billing failure carrying a (non-empty) `transaction_id`, else undefined. A
- * `BILLING_ISSUE` names the period whose renewal charge failed, and the billing service sends one
- * per failure sequence (repeated retries do not re-fire it until a renewal succeeds, which is a new
- * transaction), so the key is one failure. Pure.
+ * Given an event, returns the store segment of its occurrence key: `store` as the billing service
+ * sends it (`APP_STORE`, `PLAY_STORE`, ...), the empty string when it has none, with `%` and `:`
+ * escaped (`%25`, `%3A`; no RevenueCat store name has either) so the key stays unambiguous. Pure.
  *
  * @example
- * transactionOccurrenceOf({ ...renewal, transaction_id: 'al2' }); // 'RENEWAL:al2'
+ * occurrenceStoreOf({ store: 'APP_STORE' }); // 'APP_STORE'
+ * occurrenceStoreOf({}); // ''
+ */
+export function occurrenceStoreOf(event: Pick<HandledEvent, 'store'>): string {
+  const store = event.store;
+  if (typeof store !== 'string') return '';
+  return store.includes(':') || store.includes('%') ? store.replaceAll('%', '%25').replaceAll(':', '%3A') : store;
+}
+
+/**
+ * Given an event, returns `<type>:<store>:<transaction_id>` when it is a purchase, renewal,
+ * one-time purchase or billing failure carrying a (non-empty) `transaction_id`, else undefined.
+ * Transaction ids are unique within one store only (an App Store and a Play Store transaction may
+ * share one), so the store is part of the key (`occurrenceStoreOf`: an event without a store is
+ * keyed with an empty one, `RENEWAL::al2`, one store of its own). A `BILLING_ISSUE` names the
+ * period whose renewal charge failed, and the billing service sends one per failure sequence
+ * (repeated retries do not re-fire it until a renewal succeeds, which is a new transaction), so the
+ * key is one failure. Pure.
+ *
+ * @example
+ * transactionOccurrenceOf({ ...renewal, store: 'APP_STORE', transaction_id: 'al2' }); // 'RENEWAL:APP_STORE:al2'
  * transactionOccurrenceOf(cancellation); // undefined
  */
-export function transactionOccurrenceOf(event: Pick<HandledEvent, 'type' | 'transaction_id'>): string | undefined {
+export function transactionOccurrenceOf(event: Pick<HandledEvent, 'type' | 'transaction_id' | 'store'>): string | undefined {
   const txn = event.transaction_id;
-  return isCountedPerTransaction(event.type) && typeof txn === 'string' && txn !== '' ? `${event.type}:${txn}` : undefined;
+  return isCountedPerTransaction(event.type) && typeof txn === 'string' && txn !== '' ? `${event.type}:${occurrenceStoreOf(event)}:${txn}` : undefined;
 }
 
 /**
@@ -92,6 +110,6 @@ export function transactionOccurrenceOf(event: Pick<HandledEvent, 'type' | 'tran
  * @example
  * occurrenceKeyOf({ ...renewal, id: 'rc-1', transaction_id: 'al2' }) === occurrenceKeyOf({ ...renewal, id: 'export:al2:RENEWAL', transaction_id: 'al2' }); // true
  */
-export function occurrenceKeyOf(event: Pick<HandledEvent, 'id' | 'type' | 'transaction_id'>): string {
+export function occurrenceKeyOf(event: Pick<HandledEvent, 'id' | 'type' | 'transaction_id' | 'store'>): string {
   return transactionOccurrenceOf(event) ?? event.id;
 }

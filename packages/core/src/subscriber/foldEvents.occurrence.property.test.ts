@@ -4,13 +4,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { distinctEventsArb } from '../testing/index.js';
-import { occurrenceKeyOf, transactionOccurrenceOf } from './eventKey.js';
+import { occurrenceKeyOf, occurrenceStoreOf, transactionOccurrenceOf } from './eventKey.js';
 import { distinctOccurrences, foldEvents, foldEventsByCustomer } from './foldEvents.js';
 
-/** Distinct events, each with a transaction of its own, and copies of some under other ids. */
+/** Distinct events, each an occurrence of its own (a store and transaction), and copies of some under other ids. */
 const withCopiesArb = (copyId: (original: string, n: number) => fc.Arbitrary<string>) =>
   distinctEventsArb
-    .map((events) => events.map((e, i): HandledEvent => ({ ...e, transaction_id: `t${i}` })))
+    // Each event an occurrence of its own, pairs of them sharing a transaction id in two stores.
+    .map((events) => events.map((e, i): HandledEvent => ({ ...e, transaction_id: `t${i >> 1}`, store: i % 2 === 0 ? 'APP_STORE' : 'PLAY_STORE' })))
     .chain((events) =>
       fc.tuple(
         fc.constant(events),
@@ -26,17 +27,44 @@ const shuffle = <T>(items: readonly T[], seed: number): T[] =>
   items.map((e, i) => ({ e, k: Math.imul(i + 1, seed | 1) >>> 0 })).sort((a, b) => a.k - b.k).map(({ e }) => e);
 
 describe('occurrences (per-transaction dedupe)', () => {
-  it('keys purchases, renewals, one-time purchases and billing failures by transaction, everything else by id', () => {
-    const base = { id: 'rc-1', transaction_id: 'al2' };
-    expect(occurrenceKeyOf({ ...base, type: 'RENEWAL' })).toBe('RENEWAL:al2');
-    expect(occurrenceKeyOf({ ...base, type: 'INITIAL_PURCHASE' })).toBe('INITIAL_PURCHASE:al2');
-    expect(occurrenceKeyOf({ ...base, type: 'NON_RENEWING_PURCHASE' })).toBe('NON_RENEWING_PURCHASE:al2');
-    expect(occurrenceKeyOf({ ...base, type: 'BILLING_ISSUE' })).toBe('BILLING_ISSUE:al2');
+  it('keys purchases, renewals, one-time purchases and billing failures by store and transaction, everything else by id', () => {
+    const base = { id: 'rc-1', transaction_id: 'al2', store: 'APP_STORE' };
+    expect(occurrenceKeyOf({ ...base, type: 'RENEWAL' })).toBe('RENEWAL:APP_STORE:al2');
+    expect(occurrenceKeyOf({ ...base, type: 'INITIAL_PURCHASE' })).toBe('INITIAL_PURCHASE:APP_STORE:al2');
+    expect(occurrenceKeyOf({ ...base, type: 'NON_RENEWING_PURCHASE', store: 'PLAY_STORE' })).toBe('NON_RENEWING_PURCHASE:PLAY_STORE:al2');
+    expect(occurrenceKeyOf({ ...base, type: 'BILLING_ISSUE' })).toBe('BILLING_ISSUE:APP_STORE:al2');
     expect(occurrenceKeyOf({ ...base, type: 'CANCELLATION' })).toBe('rc-1');
     expect(occurrenceKeyOf({ ...base, type: 'EXPIRATION' })).toBe('rc-1');
     expect(occurrenceKeyOf({ id: 'rc-1', type: 'RENEWAL', transaction_id: null })).toBe('rc-1');
     expect(occurrenceKeyOf({ id: 'rc-1', type: 'RENEWAL', transaction_id: '' })).toBe('rc-1');
     expect(transactionOccurrenceOf({ type: 'RENEWAL' })).toBeUndefined();
+    // No store: an empty segment (a store of its own); a store naming ':' or '%' is escaped.
+    expect(transactionOccurrenceOf({ type: 'RENEWAL', transaction_id: 'al2' })).toBe('RENEWAL::al2');
+    expect(transactionOccurrenceOf({ type: 'RENEWAL', transaction_id: 'al2', store: null })).toBe('RENEWAL::al2');
+    expect(transactionOccurrenceOf({ type: 'RENEWAL', transaction_id: 'B:al2', store: 'A' })).toBe('RENEWAL:A:B:al2');
+    expect(transactionOccurrenceOf({ type: 'RENEWAL', transaction_id: 'al2', store: 'A:B' })).toBe('RENEWAL:A%3AB:al2');
+    expect(transactionOccurrenceOf({ type: 'RENEWAL', transaction_id: 'al2', store: 'A%3AB' })).toBe('RENEWAL:A%253AB:al2');
+    expect(occurrenceStoreOf({ store: undefined })).toBe('');
+  });
+
+  it('two stores\' transactions with one id are two occurrences; one store\'s under two ids is one', () => {
+    const storeArb = fc.constantFrom('APP_STORE', 'PLAY_STORE', 'STRIPE', 'A:B', 'A%3AB', null);
+    fc.assert(
+      fc.property(distinctEventsArb, fc.nat(), storeArb, storeArb, fc.string({ minLength: 1, maxLength: 6 }), (events, pick, storeA, storeB, txn) => {
+        const counted = events.filter((e) => ['INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE'].includes(e.type));
+        fc.pre(counted.length > 0);
+        const base: HandledEvent = { ...counted[pick % counted.length]!, transaction_id: txn };
+        const inA: HandledEvent = { ...base, id: 'zz-a', store: storeA };
+        const inB: HandledEvent = { ...base, id: 'zz-b', store: storeB };
+        const sameStore = (storeA ?? '') === (storeB ?? '');
+        expect(transactionOccurrenceOf(inA) === transactionOccurrenceOf(inB)).toBe(sameStore);
+        const kept = distinctOccurrences([inB, inA]);
+        expect(kept).toEqual(sameStore ? [inA] : [inB, inA]);
+        expect(distinctOccurrences([inA, inB])).toEqual(sameStore ? [inA] : [inA, inB]);
+        if (base.type === 'RENEWAL') expect(foldEvents([inA, inB])!.renewals).toBe(sameStore ? 1 : 2);
+        if (base.type === 'BILLING_ISSUE') expect(foldEvents([inA, inB])!.billing_failures).toBe(sameStore ? 1 : 2);
+      }),
+    );
   });
 
   it('a copy of an occurrence under a later id changes nothing, wherever it lands', () => {

@@ -38,7 +38,7 @@ function referenceByCustomer(events: readonly HandledEvent[]): Map<string, Subsc
 
 /**
  * Events of a few customers drawn from few ids and transactions, so repeated ids (also under
- * another customer), repeated occurrences (also across customers and types) and empty or absent
+ * another customer), repeated occurrences (also across customers, types and stores) and empty or absent
  * transaction ids all occur; in runs of one customer or interleaved.
  */
 const historyArb: fc.Arbitrary<HandledEvent[]> = fc.array(
@@ -47,9 +47,11 @@ const historyArb: fc.Arbitrary<HandledEvent[]> = fc.array(
     id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'),
     customer: fc.constantFrom('u1', 'u2', 'u3'),
     txn: fc.constantFrom('t1', 't2', '', null, undefined),
+    // Stores whose transactions share ids, none, and names a key would confuse if not escaped.
+    store: fc.constantFrom('APP_STORE', 'PLAY_STORE', 'A:B', 'A%3AB', null, undefined),
   }),
   { maxLength: 40 },
-).map((drawn) => drawn.map(({ event, id, customer, txn }): HandledEvent => ({ ...event, id, app_user_id: customer, transaction_id: txn })));
+).map((drawn) => drawn.map(({ event, id, customer, txn, store }): HandledEvent => ({ ...event, id, app_user_id: customer, transaction_id: txn, store })));
 
 describe('fold fast paths', () => {
   it('distinctOccurrences keeps exactly the deliveries the definition keeps, in input order', () => {

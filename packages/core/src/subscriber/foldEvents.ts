@@ -4,8 +4,11 @@ import { applyEvent } from './applyEvent.js';
 import { isCountedPerTransaction } from './eventKey.js';
 import type { Subscriber } from './subscriber.js';
 
-/** Per type, the transaction ids seen (`Set`) or, once one repeats, the chosen delivery of each (`Map`). */
-type Occurrences = Map<HandledEventType, Set<string> | Map<string, HandledEvent>>;
+/** One store's transaction ids seen (`Set`) or, once one repeats, the chosen delivery of each (`Map`). */
+type Transactions = Set<string> | Map<string, HandledEvent>;
+
+/** Per type, then per store (`storeOf`), the transactions of that store. */
+type Occurrences = Map<HandledEventType, Map<string, Transactions>>;
 
 /** The event's transaction id when it is counted per transaction (see `transactionOccurrenceOf`), else undefined. */
 function countedTransaction(event: HandledEvent): string | undefined {
@@ -13,11 +16,17 @@ function countedTransaction(event: HandledEvent): string | undefined {
   return isCountedPerTransaction(event.type) && typeof txn === 'string' && txn !== '' ? txn : undefined;
 }
 
-/** Given the deliveries kept so far and a type, returns the chosen delivery of each of that type's transactions. */
-function chosenOf(firsts: readonly HandledEvent[], type: HandledEventType): Map<string, HandledEvent> {
+/** The store an occurrence is keyed under: `store`, or '' without one (as `occurrenceStoreOf`, unescaped: no key string is built here). */
+function storeOf(event: HandledEvent): string {
+  const store = event.store;
+  return typeof store === 'string' ? store : '';
+}
+
+/** Given the deliveries kept so far, a type and a store, returns the chosen delivery of each of that type's transactions in that store. */
+function chosenOf(firsts: readonly HandledEvent[], type: HandledEventType, store: string): Map<string, HandledEvent> {
   const chosen = new Map<string, HandledEvent>();
   for (const event of firsts) {
-    if (event.type !== type) continue;
+    if (event.type !== type || storeOf(event) !== store) continue;
     const txn = countedTransaction(event);
     if (txn === undefined) continue;
     const held = chosen.get(txn);
@@ -28,13 +37,14 @@ function chosenOf(firsts: readonly HandledEvent[], type: HandledEventType): Map<
 
 /**
  * Given events, returns those that count, in input order: the first delivery of each `id`, and of
- * the deliveries of one transaction occurrence (`transactionOccurrenceOf`: a webhook and an
- * imported row of one period) the one with the smallest id (code unit order), so the choice does
- * not depend on the order. Pure.
+ * the deliveries of one transaction occurrence (`transactionOccurrenceOf`: one type, store and
+ * transaction, e.g. a webhook and an imported row of one period) the one with the smallest id (code
+ * unit order), so the choice does not depend on the order. Pure.
  *
- * Two hashes per event (its id, its transaction) and no key string built: a type's transactions are
- * a set until one of them repeats (an import over webhooks), then a map of the chosen delivery, and
- * a second pass drops the deliveries not chosen.
+ * Two hashes per event (its id, its transaction) besides the small type and store maps, and no key
+ * string built: the transactions of a type and store are a set until one of them repeats (an import
+ * over webhooks), then a map of the chosen delivery, and a second pass drops the deliveries not
+ * chosen.
  *
  * @example
  * distinctOccurrences([renewal, { ...renewal, id: 'export:t2:RENEWAL' }]).length; // 1
@@ -52,15 +62,18 @@ export function distinctOccurrences(events: readonly HandledEvent[]): HandledEve
     const txn = countedTransaction(event);
     if (txn === undefined) continue;
     const type = event.type;
-    const seen = occurrences.get(type);
-    if (seen === undefined) occurrences.set(type, new Set([txn]));
+    const store = storeOf(event);
+    let stores = occurrences.get(type);
+    if (stores === undefined) occurrences.set(type, (stores = new Map()));
+    const seen = stores.get(store);
+    if (seen === undefined) stores.set(store, new Set([txn]));
     else if (seen instanceof Set) {
       const before = seen.size;
       seen.add(txn);
       if (seen.size === before) {
-        // The first repeat of this type: from now on, the chosen delivery of each transaction.
+        // The first repeat of this type and store: from now on, the chosen delivery of each transaction.
         repeated = true;
-        occurrences.set(type, chosenOf(firsts, type));
+        stores.set(store, chosenOf(firsts, type, store));
       }
     } else {
       const held = seen.get(txn);
@@ -72,7 +85,7 @@ export function distinctOccurrences(events: readonly HandledEvent[]): HandledEve
   return firsts.filter((event) => {
     const txn = countedTransaction(event);
     if (txn === undefined) return true;
-    const chosen = occurrences.get(event.type);
+    const chosen = occurrences.get(event.type)?.get(storeOf(event));
     return !(chosen instanceof Map) || chosen.get(txn) === event;
   });
 }

@@ -12,6 +12,10 @@ import { asPromMetric, SlotCounter } from './slotCounter.js';
 import { SlotHistogram } from './slotHistogram.js';
 import { WEBHOOK_OUTCOMES, WEBHOOK_TYPE_LABELS, webhookOutcomeIndex, webhookTypeIndex, type WebhookOutcome } from './webhookLabels.js';
 
+/** The stores a webhook event goes to: `environment` label values of `tenure_duplicate_transactions_other_customer_total`. */
+export const OCCURRENCE_ENVIRONMENTS = ['production', 'sandbox'] as const;
+export type OccurrenceEnvironment = (typeof OCCURRENCE_ENVIRONMENTS)[number];
+
 /** The store operations timed: `store_operation` label values. */
 export const STORE_OPERATIONS = ['apply', 'at_risk'] as const;
 export type StoreOperation = (typeof STORE_OPERATIONS)[number];
@@ -34,6 +38,11 @@ export interface RetentionMetrics {
   dispatched(channel: DeliveryChannel, outcome: DispatchOutcome): void;
   /** One store call and its duration in seconds. */
   storeOperation(operation: StoreOperation, seconds: number): void;
+  /**
+   * One webhook event answered `duplicate` because another customer holds its transaction
+   * occurrence (`ApplyOutcome.heldBy`), in the production or the sandbox store.
+   */
+  occurrenceElsewhere(environment: OccurrenceEnvironment): void;
   /** The registry (built on first use), e.g. to add an app's own metrics. */
   registry(): Registry;
   /** The exposition: the text and its content type. */
@@ -43,6 +52,7 @@ export interface RetentionMetrics {
   readonly requests: SlotHistogram;
   readonly dispatches: SlotCounter;
   readonly storeOperations: SlotHistogram;
+  readonly occurrencesElsewhere: SlotCounter;
 }
 
 /**
@@ -76,6 +86,12 @@ export function createRetentionMetrics(source: SubscriberSource): RetentionMetri
     ['operation'],
     [STORE_OPERATIONS],
   );
+  const occurrencesElsewhere = new SlotCounter(
+    'tenure_duplicate_transactions_other_customer_total',
+    'Webhook events answered duplicate because another customer holds their transaction (type, store, transaction id); each is logged at warn.',
+    ['environment'],
+    [OCCURRENCE_ENVIRONMENTS],
+  );
   const outcomeWidth = WEBHOOK_OUTCOMES.length;
   const classWidth = STATUS_CLASSES.length;
   const dispatchWidth = DISPATCH_OUTCOMES.length;
@@ -84,7 +100,7 @@ export function createRetentionMetrics(source: SubscriberSource): RetentionMetri
   const build = (): Registry => {
     const r = new Registry();
     collectDefaultMetrics({ register: r });
-    for (const metric of [webhooks, requests, dispatches, storeOperations]) r.registerMetric(asPromMetric(metric));
+    for (const metric of [webhooks, requests, dispatches, storeOperations, occurrencesElsewhere]) r.registerMetric(asPromMetric(metric));
     registerSubscriberGauges(r, source);
     return r;
   };
@@ -94,6 +110,7 @@ export function createRetentionMetrics(source: SubscriberSource): RetentionMetri
     requests,
     dispatches,
     storeOperations,
+    occurrencesElsewhere,
     webhookReceived(type, outcome) {
       webhooks.add(webhookTypeIndex(type) * outcomeWidth + webhookOutcomeIndex(outcome));
     },
@@ -105,6 +122,9 @@ export function createRetentionMetrics(source: SubscriberSource): RetentionMetri
     },
     storeOperation(operation, seconds) {
       storeOperations.observe(operation === 'apply' ? 0 : 1, seconds);
+    },
+    occurrenceElsewhere(environment) {
+      occurrencesElsewhere.add(environment === 'production' ? 0 : 1);
     },
     registry: () => (registry ??= build()),
     async scrape() {

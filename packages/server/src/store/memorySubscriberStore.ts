@@ -68,7 +68,11 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
     async applyEvent(delivered: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome> {
       table.useConfig(ctx);
       const event = table.moved.route(delivered); // an event of a transferred subscription goes to its receiver
-      if (table.has(event)) return { status: 'duplicate', subscriber: table.entryOf(event.app_user_id)?.subscriber };
+      if (table.has(event)) {
+        const heldBy = table.holderOf(event);
+        const subscriber = table.entryOf(event.app_user_id)?.subscriber;
+        return heldBy === undefined ? { status: 'duplicate', subscriber } : { status: 'duplicate', subscriber, heldBy };
+      }
       return { status: 'applied', subscriber: table.apply(event, ctx).subscriber };
     },
 

@@ -3,7 +3,7 @@
  * path and the Express route call it, so they answer identically. It does no scoring before
  * answering; work after an applied event (auto-dispatch) is scheduled for after the response.
  */
-import { parseWebhook, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
+import { parseWebhook, type HandledEvent, type OccurrenceHolder, type Subscriber, type SubscriberStore, type TenureConfig } from '@tenure/core';
 import type { Clock } from '../clock/clock.js';
 import { decodeUtf8, edgeProblem, parseJsonText } from '@tenure/http-edge';
 import { apiError, edgeError, type ApiErrorBody, type HandlerResult } from '../http/apiError.js';
@@ -34,7 +34,16 @@ export interface WebhookDeps {
    * Told what became of each webhook (`tenure_webhooks_received_total`; `type` undefined when not
    * read) and how long the store took to apply it (seconds).
    */
-  metrics?: { webhookReceived(type: string | undefined, outcome: WebhookOutcome): void; storeOperation(operation: 'apply', seconds: number): void } | undefined;
+  metrics?:
+    | {
+        webhookReceived(type: string | undefined, outcome: WebhookOutcome): void;
+        storeOperation(operation: 'apply', seconds: number): void;
+        /** Counts a duplicate whose transaction another customer holds (`tenure_duplicate_transactions_other_customer_total`). */
+        occurrenceElsewhere?(environment: 'production' | 'sandbox'): void;
+      }
+    | undefined;
+  /** Told at warn of each event answered duplicate because another customer holds its transaction. */
+  logger?: { warn(fields: object, message: string): void } | undefined;
 }
 
 /** The 200 answer: `result` says what happened to the event. */
@@ -118,6 +127,20 @@ export function isSandboxEvent(event: { environment?: string | null | undefined 
   return typeof event.environment === 'string' && event.environment.toUpperCase() === 'SANDBOX';
 }
 
+/**
+ * Makes a duplicate visible whose transaction occurrence another customer holds: still answered
+ * `duplicate` (one store's transaction is one occurrence, docs/rules.md §1), but logged at warn with
+ * both customer ids, the event id and the key, and counted.
+ */
+function reportElsewhere(event: HandledEvent, heldBy: OccurrenceHolder, sandbox: boolean, deps: WebhookDeps): void {
+  const environment = sandbox ? 'sandbox' : 'production';
+  deps.metrics?.occurrenceElsewhere?.(environment);
+  deps.logger?.warn(
+    { event_id: event.id, occurrence: heldBy.key, customer_id: event.app_user_id, held_by: heldBy.customer, environment },
+    'duplicate transaction under another customer: answered duplicate, the stored event is kept',
+  );
+}
+
 /** The `event.type` of a body that failed validation, when it is a string (for the metrics label). */
 const typeOf = (value: unknown): string | undefined => {
   const type = (value as { event?: { type?: unknown } } | null)?.event?.type;
@@ -166,7 +189,10 @@ async function applyWebhookValue(value: unknown, deps: WebhookDeps): Promise<Web
     metrics.storeOperation('apply', (performance.now() - start) / 1000);
     metrics.webhookReceived(event.type, outcome.status);
   }
-  if (outcome.status === 'duplicate') return { status: 200, body: ACKS.duplicate };
+  if (outcome.status === 'duplicate') {
+    if (outcome.heldBy !== undefined) reportElsewhere(event, outcome.heldBy, sandbox, deps);
+    return { status: 200, body: ACKS.duplicate };
+  }
   // Sandbox events neither move the event clock nor alert anyone.
   if (sandbox) return { status: 200, body: ACKS.applied };
   deps.clock.observe?.(event.event_timestamp_ms);

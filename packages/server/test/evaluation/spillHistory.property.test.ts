@@ -21,7 +21,7 @@ let n = 0;
 
 /** Repeats of every kind, drawn from the records by index. */
 const repeatArb = fc.record({
-  kind: fc.constantFrom('redelivered', 'other_customer', 'occurrence', 'occurrence_other_customer', 'activity_again', 'orphan_activity'),
+  kind: fc.constantFrom('redelivered', 'other_customer', 'occurrence', 'occurrence_other_customer', 'occurrence_other_store', 'activity_again', 'orphan_activity'),
   pick: fc.nat(),
 });
 
@@ -36,6 +36,10 @@ function withRepeats(records: StoredRecord[], repeats: { kind: string; pick: num
     else if (kind === 'occurrence' || kind === 'occurrence_other_customer') {
       const copy = { ...e, id: `${i % 2 === 0 ? 'a' : 'z'}-copy-${i}`, transaction_id: `txn-${pick % 7}`, type: 'RENEWAL' as const };
       out.push({ kind: 'event', event: kind === 'occurrence' ? copy : { ...copy, app_user_id: 'someone_else' } });
+    } else if (kind === 'occurrence_other_store') {
+      // One transaction id in two stores (and none): three transactions, whatever the repeats above.
+      const copy = { ...e, id: `s-copy-${i}`, transaction_id: `txn-${pick % 7}`, type: 'RENEWAL' as const };
+      for (const store of ['PLAY_STORE', 'STRIPE', null]) out.push({ kind: 'event', event: { ...copy, id: `${copy.id}-${store}`, store } });
     } else if (kind === 'activity_again' && activity.length > 0) out.push(activity[pick % activity.length]!);
     else out.push({ kind: 'activity', customer_id: `nobody_${pick % 3}`, at: e.event_timestamp_ms + DAY });
   });

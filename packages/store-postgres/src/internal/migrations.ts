@@ -130,7 +130,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
     name: 'checkpoints (named progress markers of long operations); events unique per transaction occurrence; transfers',
-    // occurrence: the core's transactionOccurrenceOf (e.g. 'RENEWAL:<transaction_id>'), so a second
+    // occurrence: the core's transactionOccurrenceOf of then (e.g. 'RENEWAL:<transaction_id>'; version 9 adds the store), so a second
     // delivery of one transaction under another id is a duplicate. At upgrade the first delivery of
     // each (lowest seq) gets it; later copies stay NULL, and replay's foldEvents drops them.
     sql: (s) => `
@@ -239,6 +239,29 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX dispatches_by_delivery ON ${s}.dispatches (delivery_id, id);
       -- what a restart must still send: records left pending or retrying
       CREATE INDEX dispatches_open ON ${s}.dispatches (delivery_id, id) WHERE outcome IN ('pending', 'retrying');`,
+  },
+  {
+    version: 9,
+    name: 'occurrences keyed by store too: <type>:<store>:<transaction_id>',
+    // The core's transactionOccurrenceOf since this version: the store empty when the event has
+    // none, '%' and ':' in it escaped as occurrenceStoreOf does. Every key again, the first stored
+    // delivery (lowest seq) of each new key holding it: deliveries of two stores that version 3
+    // kept apart as copies now count apart. A scan of the events table.
+    sql: (s) => `
+      UPDATE ${s}.events SET occurrence = NULL WHERE occurrence IS NOT NULL;
+      UPDATE ${s}.events AS e SET occurrence = firsts.occurrence
+        FROM (
+          SELECT DISTINCT ON (occurrence) seq, occurrence FROM (
+            SELECT seq, CASE WHEN type IN ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE')
+                AND json_typeof(body -> 'transaction_id') = 'string' AND body ->> 'transaction_id' <> ''
+              THEN type || ':' || (CASE WHEN json_typeof(body -> 'store') = 'string'
+                  THEN replace(replace(body ->> 'store', '%', '%25'), ':', '%3A') ELSE '' END)
+                || ':' || (body ->> 'transaction_id') END AS occurrence
+            FROM ${s}.events
+            WHERE type IN ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE')
+          ) AS keyed WHERE occurrence IS NOT NULL ORDER BY occurrence, seq
+        ) AS firsts
+        WHERE e.seq = firsts.seq;`,
   },
 ];
 

@@ -4,7 +4,7 @@
  * unique transaction occurrence (`transactionOccurrenceOf`), also when two replicas insert the same
  * one at once (the second waits for the first to commit, then sees the conflict).
  */
-import { applyEvent, compareIds, identityIdsOf, materializeAtRisk, transactionOccurrenceOf, type ApplyOutcome, type HandledEvent, type Subscriber, type TenureConfig } from '@tenure/core';
+import { applyEvent, compareIds, identityIdsOf, materializeAtRisk, transactionOccurrenceOf, type ApplyOutcome, type HandledEvent, type OccurrenceHolder, type Subscriber, type TenureConfig } from '@tenure/core';
 import type pg from 'pg';
 import { lockRouted } from './pgMovedSubscriptions.js';
 import { addIdentities, regroupPeople } from './pgPeople.js';
@@ -27,6 +27,8 @@ export interface WriteEventsSql {
   upsertSubscribers: string;
   /** Marks persons an import session touched (schema version 6), for its `finish`. */
   markPending: string;
+  /** The holders of the occurrences of a batch's duplicates (`holdersOf`). */
+  holders: string;
 }
 
 /** Given the tables, returns the statements of `writeEvents`. Pure. */
@@ -38,15 +40,19 @@ export function writeEventsSql(t: Tables): WriteEventsSql {
     // instead of deadlocking. Sequence numbers are drawn first, in arrival order, so storage order
     // stays the order events came in. The customer locks serialize the writers of one subscriber
     // (events, activity, replay): concurrent events of one customer never lose an update.
+    // Every write of the batch gets its sequence number (given again, `$7`, when a write held back
+    // is tried later, so storage order stays arrival order); those flagged in `$8` are inserted.
+    // Answers, per write, its number and whether it was stored.
     insertAndLock: `
-      WITH ins AS (
+      WITH numbered AS MATERIALIZED (
+        SELECT coalesce(u.given, nextval(${sqlLiteral(`${t.events}_seq_seq`)}::regclass)) AS seq, u.*
+        FROM unnest($1::text[], $6::text[], $2::text[], $3::text[], $4::bigint[], $5::json[], $7::bigint[], $8::bool[])
+          WITH ORDINALITY AS u(id, occurrence, customer_id, type, at, body, given, send, arrival)
+        ORDER BY arrival
+      ), ins AS (
         INSERT INTO ${t.events} (seq, id, occurrence, customer_id, type, event_timestamp_ms, body)
         SELECT seq, id, occurrence, customer_id, type, at, body
-        FROM (
-          SELECT nextval(${sqlLiteral(`${t.events}_seq_seq`)}::regclass) AS seq, u.*
-          FROM unnest($1::text[], $6::text[], $2::text[], $3::text[], $4::bigint[], $5::json[]) WITH ORDINALITY AS u(id, occurrence, customer_id, type, at, body, arrival)
-          ORDER BY arrival
-        ) AS numbered
+        FROM numbered WHERE send
         ORDER BY id COLLATE "C"
         ON CONFLICT DO NOTHING
         RETURNING id, customer_id
@@ -54,11 +60,25 @@ export function writeEventsSql(t: Tables): WriteEventsSql {
         SELECT ${t.customerLock('customer_id')}
         FROM (SELECT DISTINCT customer_id FROM ins ORDER BY customer_id) AS c
       )
-      SELECT id, (SELECT count(*) FROM locks) AS locked FROM ins`,
+      SELECT n.arrival::int AS arrival, n.seq::text AS seq, ins.id IS NOT NULL AS stored, (SELECT count(*) FROM locks) AS locked
+      FROM numbered n LEFT JOIN ins ON n.send AND ins.id = n.id`,
     // Locks the rows too, in customer id order (the order every multi-row writer locks rows in).
     readSubscribers: `SELECT customer_id, record FROM ${t.subscribers} WHERE customer_id = ANY($1::text[]) ORDER BY customer_id FOR UPDATE`,
     upsertSubscribers: upsertRowsSql(t.subscribers),
     markPending: `INSERT INTO ${t.importPending} (customer_id) SELECT DISTINCT k FROM unnest($1::text[]) AS k ORDER BY k ON CONFLICT DO NOTHING`,
+    // Per duplicate (its position, occurrence, id and the ids it names as a JSON array) unless its
+    // id is stored (a redelivery): the person's key of the stored event holding the occurrence, and
+    // whether one of the names is that person's. Probes of the unique indexes only.
+    holders: `
+      SELECT u.pos, u.occurrence, held.customer, EXISTS (
+          SELECT 1 FROM ${t.identities} i WHERE i.id IN (SELECT json_array_elements_text(u.names)) AND i.customer_id = held.customer
+        ) AS named
+      FROM unnest($1::int[], $2::text[], $3::text[], $4::json[]) AS u(pos, occurrence, id, names)
+      CROSS JOIN LATERAL (
+        SELECT coalesce((SELECT p.customer_id FROM ${t.identities} p WHERE p.id = e.customer_id), e.customer_id) AS customer
+        FROM ${t.events} e WHERE e.occurrence = u.occurrence
+      ) AS held
+      WHERE NOT EXISTS (SELECT 1 FROM ${t.events} x WHERE x.id = u.id)`,
   };
 }
 
@@ -84,8 +104,31 @@ export async function appendEvents(client: pg.ClientBase, sql: WriteEventsSql, w
   return (await storeEvents(client, sql, writes, config, true)).map((outcome) => outcome.status);
 }
 
-/** An outcome of `storeEvents`: with `mark`, an applied event's subscriber is not read. */
-type StoredOutcome = { status: ApplyOutcome['status']; subscriber: Subscriber | undefined };
+/** An outcome of `storeEvents`: with `mark`, an applied event's subscriber is not read (and a duplicate's holder not sought). */
+type StoredOutcome = { status: ApplyOutcome['status']; subscriber: Subscriber | undefined; heldBy?: OccurrenceHolder };
+
+/**
+ * Inside the batch's transaction, after its writes: sets `heldBy` on each duplicate outcome whose
+ * occurrence a stored event of a person none of its ids names holds (`ApplyOutcome`). Sends the
+ * one query only when the batch has duplicates carrying an occurrence.
+ */
+async function findHolders(client: pg.ClientBase, sql: WriteEventsSql, events: readonly HandledEvent[], outcomes: StoredOutcome[]): Promise<void> {
+  const positions: number[] = [];
+  const keys: string[] = [];
+  const ids: string[] = [];
+  const names: string[] = [];
+  outcomes.forEach((outcome, i) => {
+    const key = outcome.status === 'duplicate' ? transactionOccurrenceOf(events[i]!) : undefined;
+    if (key === undefined) return;
+    positions.push(i);
+    keys.push(key);
+    ids.push(events[i]!.id);
+    names.push(JSON.stringify(identityIdsOf(events[i]!)));
+  });
+  if (positions.length === 0) return;
+  const { rows } = await client.query<{ pos: number; occurrence: string; customer: string; named: boolean }>(prepared(sql.holders, [positions, keys, ids, names]));
+  for (const row of rows) if (!row.named) outcomes[row.pos]!.heldBy = { key: row.occurrence, customer: row.customer };
+}
 
 async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered: readonly EventWrite[], config: TenureConfig, mark: boolean): Promise<StoredOutcome[]> {
   // The first write of each id and of each transaction occurrence in the batch; the rest are duplicates.
@@ -104,32 +147,78 @@ async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered
   });
 
   // An event of a transferred subscription is stored re-keyed to its receiver (pgMovedSubscriptions.ts);
-  // one person under several ids (pgPeople.ts): the ids of the events to store and their records' locks first.
+  // one person under several ids (pgPeople.ts): the ids of the batch's events and their records' locks first.
   const t = sql.tables;
-  const { events: routed, personOf } = await lockRouted(client, t, delivered.map((w) => w.event), (events) => [
-    ...new Set([...sent].flatMap((i) => identityIdsOf(events[i]!))),
-  ]);
+  const { events: routed, personOf } = await lockRouted(client, t, delivered.map((w) => w.event), (events) => [...new Set(events.flatMap(identityIdsOf))]);
   const writes = delivered.map((w, i) => ({ event: routed[i]!, now: w.now }));
-  const ids: string[] = [];
-  const occurrences: (string | null)[] = [];
   const customers: string[] = [];
-  const types: string[] = [];
-  const ats: number[] = [];
-  const bodies: string[] = [];
-  for (const i of sent) {
-    const { event } = writes[i]!;
-    ids.push(event.id);
-    occurrences.push(transactionOccurrenceOf(event) ?? null);
-    customers.push(event.app_user_id);
-    types.push(event.type);
-    ats.push(event.event_timestamp_ms);
-    bodies.push(JSON.stringify(event));
-  }
-
   // Stored first under their own app_user_id; `placed` moves those whose person has another key.
-  const inserted = new Set<string>();
-  const { rows } = await client.query<{ id: string }>(prepared(sql.insertAndLock, [ids, customers, types, ats, bodies, occurrences]));
-  for (const row of rows) inserted.add(row.id);
+  const inserted = new Set<number>();
+  /** Writes the database refused: their id or occurrence was stored before the batch. */
+  const refused = new Set<number>();
+  const seqOf = new Map<number, string>();
+  /**
+   * Inserts the writes at `send` (distinct ids and occurrences), numbering every write of `positions`
+   * (the whole batch, first; then the writes tried again, with their numbers); resolves with how
+   * many the database refused.
+   */
+  const insert = async (positions: readonly number[], send: ReadonlySet<number>) => {
+    const columns = { ids: [] as string[], occurrences: [] as (string | null)[], owners: [] as string[], types: [] as string[], ats: [] as number[], bodies: [] as string[] };
+    const given: (string | null)[] = [];
+    const flags: boolean[] = [];
+    for (const i of positions) {
+      const { event } = writes[i]!;
+      columns.ids.push(event.id);
+      columns.occurrences.push(transactionOccurrenceOf(event) ?? null);
+      columns.owners.push(event.app_user_id);
+      columns.types.push(event.type);
+      columns.ats.push(event.event_timestamp_ms);
+      columns.bodies.push(send.has(i) ? JSON.stringify(event) : 'null');
+      given.push(seqOf.get(i) ?? null);
+      flags.push(send.has(i));
+      if (send.has(i)) customers.push(event.app_user_id);
+    }
+    const { ids, occurrences, owners, types, ats, bodies } = columns;
+    const { rows } = await client.query<{ arrival: number; seq: string; stored: boolean }>(prepared(sql.insertAndLock, [ids, owners, types, ats, bodies, occurrences, given, flags]));
+    let count = 0;
+    for (const row of rows) {
+      const i = positions[row.arrival - 1]!;
+      seqOf.set(i, row.seq);
+      if (!send.has(i)) continue;
+      if (row.stored) inserted.add(i);
+      else {
+        refused.add(i);
+        count++;
+      }
+    }
+    return count;
+  };
+  // The batch in one statement: the first write of each id and occurrence. A first write the
+  // database refused claimed its id or occurrence for nothing: then the writes are chosen again as
+  // one delivery after another would be, knowing the refusals (a write chosen before that is no
+  // longer chosen is removed again), and the new ones tried, under the numbers drawn for them, until
+  // the database refuses none. Rare (an id reused for another transaction): no query otherwise.
+  let more = (await insert([...writes.keys()], sent)) > 0;
+  while (more) {
+    const chosen = new Set<number>();
+    const ids = new Set<string>();
+    const occurrences = new Set<string>();
+    writes.forEach(({ event }, i) => {
+      const occurrence = transactionOccurrenceOf(event);
+      if (refused.has(i) || ids.has(event.id) || (occurrence !== undefined && occurrences.has(occurrence))) return;
+      ids.add(event.id);
+      if (occurrence !== undefined) occurrences.add(occurrence);
+      chosen.add(i);
+    });
+    const dropped = [...inserted].filter((i) => !chosen.has(i));
+    const added = [...chosen].filter((i) => !inserted.has(i));
+    if (added.length === 0) break;
+    if (dropped.length > 0) {
+      await client.query(`DELETE FROM ${t.events} WHERE id = ANY($1::text[])`, [dropped.map((i) => writes[i]!.event.id)]);
+      for (const i of dropped) inserted.delete(i);
+    }
+    more = (await insert(added, new Set(added))) > 0;
+  }
 
   const current = new Map<string, Subscriber | undefined>();
   if (!mark) {
@@ -170,7 +259,7 @@ async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered
 
   const outcomes: StoredOutcome[] = [];
   for (const [i, { event, now }] of writes.entries()) {
-    if (!sent.has(i) || !inserted.has(event.id)) {
+    if (!inserted.has(i)) {
       outcomes.push({ status: 'duplicate', subscriber: recordOf(event.app_user_id) });
       continue;
     }
@@ -200,7 +289,7 @@ async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered
     }
     // Several records, or a person now named by another id: fold the union again, in the database.
     await flush();
-    const later = mark ? [] : writes.flatMap((w, j) => (j > i && sent.has(j) && inserted.has(w.event.id) ? [w.event.id] : []));
+    const later = mark ? [] : writes.flatMap((w, j) => (j > i && inserted.has(j) ? [w.event.id] : []));
     const subscriber = await regroupPeople(client, t, keys, null, now, config, later);
     if (mark) marked.push(subscriber.customer_id);
     for (const k of keys) current.delete(k);
@@ -209,5 +298,6 @@ async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered
     outcomes.push({ status: 'applied', subscriber });
   }
   await flush();
+  if (!mark) await findHolders(client, sql, writes.map((w) => w.event), outcomes);
   return outcomes;
 }

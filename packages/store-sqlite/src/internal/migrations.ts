@@ -114,6 +114,16 @@
  *                                                  'retrying')             still send
  * ```
  * Rows written before keep working: their new columns are NULL, and they belong to no delivery.
+ *
+ * Version 9 (occurrences keyed by store, docs/rules.md §2; version 8 is the dispatch log's):
+ *
+ * ```
+ * events          occurrence rewritten                '<type>:<store>:<transaction_id>' (e.g.
+ *                                                     'RENEWAL:APP_STORE:al2'; no store: 'RENEWAL::al2'),
+ *                                                     for the first stored delivery of each key
+ *                                                     (seq order), NULL for later ones; a scan of
+ *                                                     the events table
+ * ```
  */
 import type Database from 'better-sqlite3';
 
@@ -124,6 +134,17 @@ export class SchemaVersionError extends Error {}
 const OCCURRENCE_SQL = `(CASE WHEN type IN ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE')
     AND json_type(body, '$.transaction_id') = 'text' AND json_extract(body, '$.transaction_id') <> ''
     THEN type || ':' || json_extract(body, '$.transaction_id') END)`;
+
+/**
+ * The core's `transactionOccurrenceOf` of an `events` row since version 9, in SQL:
+ * `<type>:<store>:<transaction_id>`, the store empty when the event has none, `%` and `:` in it
+ * escaped as `occurrenceStoreOf` does.
+ */
+const STORE_OCCURRENCE_SQL = `(CASE WHEN type IN ('INITIAL_PURCHASE', 'RENEWAL', 'NON_RENEWING_PURCHASE', 'BILLING_ISSUE')
+    AND json_type(body, '$.transaction_id') = 'text' AND json_extract(body, '$.transaction_id') <> ''
+    THEN type || ':' || (CASE WHEN json_type(body, '$.store') = 'text'
+      THEN replace(replace(json_extract(body, '$.store'), '%', '%25'), ':', '%3A') ELSE '' END)
+      || ':' || json_extract(body, '$.transaction_id') END)`;
 
 /** Each entry moves the schema from version `index` to `index + 1`; append, never edit. */
 export const MIGRATIONS: readonly string[] = [
@@ -249,6 +270,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE dispatches ADD COLUMN actor TEXT;
   CREATE INDEX dispatches_by_delivery ON dispatches (delivery_id, id);
   CREATE INDEX dispatches_open ON dispatches (delivery_id, id) WHERE outcome IN ('pending', 'retrying');
+  `,
+  `
+  -- Occurrences keyed by store too: every key again, the first stored delivery of each new key
+  -- holding it (deliveries of two stores that version 3 kept apart as copies now count apart).
+  UPDATE events SET occurrence = NULL WHERE occurrence IS NOT NULL;
+  UPDATE events SET occurrence = ${STORE_OCCURRENCE_SQL}
+    WHERE seq IN (SELECT min(seq) FROM events WHERE ${STORE_OCCURRENCE_SQL} IS NOT NULL GROUP BY ${STORE_OCCURRENCE_SQL});
   `,
 ];
 

@@ -37,6 +37,8 @@ type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 export interface Statements {
   /** id, occurrence (`transactionOccurrenceOf`, or null), customer, type, time, body; no change on a duplicate id or occurrence. */
   insertEvent: Stmt<[string, string | null, string, string, number, string]>;
+  /** The person's key of the stored event holding an occurrence key, unless an event with the given id is stored (a redelivery). */
+  heldOccurrence: Stmt<[string, string], { customer_id: string }>;
   getStored: Stmt<[string], StoredSubscriber>;
   insertSubscriber: Stmt<unknown[]>;
   due: Stmt<[number, number], StoredSubscriber>;
@@ -59,6 +61,9 @@ export function prepareStatements(db: Database.Database): Statements {
   return {
     insertEvent: db.prepare<[string, string | null, string, string, number, string]>(
       'INSERT INTO events (id, occurrence, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    ),
+    heldOccurrence: db.prepare<[string, string], { customer_id: string }>(
+      'SELECT customer_id FROM events WHERE occurrence = ? AND NOT EXISTS (SELECT 1 FROM events WHERE id = ?)',
     ),
     getStored: db.prepare<[string], StoredSubscriber>(`SELECT ${STORED_COLUMNS} FROM subscribers WHERE customer_id = ?`),
     // The caller has just read the subscriber, so it knows whether to insert or update (an upsert

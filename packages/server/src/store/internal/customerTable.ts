@@ -4,14 +4,15 @@
  * indexes over the entries. The store wraps it in the async port; keeping every operation
  * synchronous here is what makes each one atomic.
  */
-import { applyEvent, configFingerprint, identityIdsOf, materializeAtRisk, reKeyToReceiver, recordActivity, timelinePage, transactionOccurrenceOf, transferOf } from '@tenure/core';
-import type { AtRiskEntry, AtRiskPage, AtRiskQuery, EventPage, TimelineQuery, HandledEvent, PositionOf, StoreContext, Subscriber, TenureConfig, TransferEvent, TransferOutcome } from '@tenure/core';
+import { applyEvent, configFingerprint, identityIdsOf, materializeAtRisk, reKeyToReceiver, recordActivity, timelinePage, transferOf } from '@tenure/core';
+import type { AtRiskEntry, AtRiskPage, AtRiskQuery, EventPage, TimelineQuery, HandledEvent, OccurrenceHolder, PositionOf, StoreContext, Subscriber, TenureConfig, TransferEvent, TransferOutcome } from '@tenure/core';
 import { AtRiskIndex } from './atRiskIndex.js';
 import type { CustomerEntry } from './customerEntry.js';
 import { codePointKey, compareKeys } from './codePointKey.js';
 import { EventLog, NO_EVENT } from './eventLog.js';
 import { readEntryPage } from './entryPage.js';
 import { MovedSubscriptions } from './movedSubscriptions.js';
+import { OccurrenceIndex } from './occurrenceIndex.js';
 import { PersonIndex } from './personIndex.js';
 
 export type { CustomerEntry } from './customerEntry.js';
@@ -21,8 +22,8 @@ export class CustomerTable {
   readonly entries = new Map<string, CustomerEntry>();
   readonly log = new EventLog<HandledEvent>();
   private readonly ids = new Set<string>();
-  /** `transactionOccurrenceOf` of every applied event that has one. */
-  private readonly occurrences = new Set<string>();
+  /** The transaction occurrences of the applied events, to their events' seqs. */
+  private readonly occurrences = new OccurrenceIndex();
   /** Ids of the TRANSFER events applied. */
   private readonly transfers = new Set<string>();
   /** The subscriptions transfers moved, to their receivers: `route` re-keys their later events. */
@@ -37,9 +38,12 @@ export class CustomerTable {
 
   /** Whether an event with this id, or another delivery of its transaction occurrence, was applied. */
   has(event: HandledEvent): boolean {
-    if (this.ids.has(event.id)) return true;
-    const occurrence = transactionOccurrenceOf(event);
-    return occurrence !== undefined && this.occurrences.has(occurrence);
+    return this.ids.has(event.id) || this.occurrences.has(event);
+  }
+
+  /** Given an event `has` found, who holds its occurrence when none of its ids names that person (`OccurrenceIndex`); undefined for a redelivered id. */
+  holderOf(event: HandledEvent): OccurrenceHolder | undefined {
+    return this.ids.has(event.id) ? undefined : this.occurrences.holderOf(event, this.log, this.people);
   }
 
   /**
@@ -80,8 +84,7 @@ export class CustomerTable {
    */
   apply(event: HandledEvent, ctx: StoreContext, assess = true): CustomerEntry {
     this.ids.add(event.id);
-    const occurrence = transactionOccurrenceOf(event);
-    if (occurrence !== undefined) this.occurrences.add(occurrence);
+    this.occurrences.add(event, this.log.size); // the seq `append` gives it below
     const ids = identityIdsOf(event);
     const people = this.people.keysOf(ids).map((key) => this.entries.get(key)!);
     const existing = people.length === 1 ? people[0]! : undefined;
