@@ -5,15 +5,16 @@
  * durable: recorded `pending` with its body before the first attempt, so a restart resends it
  * (`resume`), and a person can resend a finished one (`resend`).
  */
-import { randomUUID } from 'node:crypto';
-import { buildChatMessage, buildEmail, type Alert, type Calibration, type Delivery, type DeliveryChannel, type DispatchRecord } from '@tenure/core';
+import { buildChatMessage, buildEmail, type Alert, type Calibration, type Delivery, type DeliveryChannel } from '@tenure/core';
 import type { Clock } from '../clock/clock.js';
 import { cooldownOf, type CooldownOverrides } from '../config/serviceConfig.js';
 import type { Logger } from '../log/logger.js';
 import type { AlertWebhookNotifier } from '../notify/alertWebhookNotifier.js';
 import { isRetryable, retryAfterOf, type Notifier } from '../notify/notifier.js';
 import { DISPATCH_OUTCOMES, type DispatchLog, type DispatchOutcome, type DispatchTrigger } from './dispatchLog.js';
-import { answerDetail, webhookBody, webhookIdOfBody } from './webhookDelivery.js';
+import { cooldownKey, createWebhookDeliverer, MAX_RETRY_AFTER_MS, type ResendResult } from './webhookDeliverer.js';
+
+export type { ResendResult } from './webhookDeliverer.js';
 import type { RateLimiter } from './rateLimiter.js';
 import { backoffDelay, type RetryPolicy } from './retryPolicy.js';
 
@@ -50,11 +51,6 @@ export interface DispatchSummary {
   channels: Record<DeliveryChannel, Record<DispatchOutcome, number>>;
 }
 
-/** What `Dispatcher.resend` did: started (the new `pending` record), or why not. */
-export type ResendResult =
-  | { status: 'started'; record: DispatchRecord }
-  | { status: 'not_found' | 'not_webhook' | 'in_flight' | 'no_endpoint' | 'no_body'; message: string };
-
 export interface Dispatcher {
   /** True when at least one email, chat or webhook notifier is configured (else auto-dispatch has nothing to send). */
   readonly canSend: boolean;
@@ -84,9 +80,6 @@ export interface Dispatcher {
   drain(signal?: AbortSignal): Promise<void>;
 }
 
-/** The longest `Retry-After` honoured (a receiver asking for more waits this much). */
-const MAX_RETRY_AFTER_MS = 5 * 60_000;
-
 /** The error recorded for an alert still unsent when a shutdown's bound is reached. */
 export const SHUTDOWN_ERROR = 'not sent before shutdown';
 
@@ -95,12 +88,6 @@ const STOPPED: unique symbol = Symbol('dispatcher stopped');
 
 const zeroCounts = (): Record<DispatchOutcome, number> =>
   Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, 0])) as Record<DispatchOutcome, number>;
-
-/**
- * The cooldown mark of one alert. The fixed-alphabet parts come first and the free-form customer id
- * last, so no id can make two alerts share a key; no NUL separator, which PostgreSQL text rejects.
- */
-const cooldownKey = (customerId: string, action: string, channel: string) => `${channel}|${action}|${customerId}`;
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
@@ -127,98 +114,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   };
   const byChannel = new Map<DeliveryChannel, Notifier>();
   for (const notifier of deps.notifiers) byChannel.set(notifier.channel, notifier);
-  const endpoints = new Map((deps.webhooks ?? []).map((hook) => [hook.name, hook]));
-  const newId = deps.newId ?? randomUUID;
-  /** Webhook deliveries with attempts running in this process (by delivery id). */
-  const active = new Set<number>();
   const track = <T>(work: Promise<T>): Promise<T> => {
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work)).catch(() => undefined);
     return work;
   };
-
-  type WebhookBase = Pick<DispatchRecord, 'customer_id' | 'action' | 'urgency' | 'risk_score'> & { delivery_id: number; target: string };
-  /**
-   * The attempts of one webhook delivery from `first` on, each recorded; a final failure releases
-   * `key` (when given) and records the receiver's answer. At shutdown the delivery is left as it
-   * stands (pending or retrying), so the next start resends it.
-   */
-  async function attemptWebhook(base: WebhookBase, body: string, hook: AlertWebhookNotifier, first: number, trigger: DispatchTrigger, actor: string | null, key?: string): Promise<DispatchOutcome> {
-    const webhookId = webhookIdOfBody(body)!;
-    const record = (outcome: DispatchOutcome, attempt: number, error: string | null, detail: string | null) =>
-      deps.log.append({ at: deps.clock.now(), ...base, channel: 'webhook', outcome, attempt, error, trigger, detail, actor });
-    active.add(base.delivery_id);
-    let attempt = first;
-    try {
-      for (attempt = first; ; attempt++) {
-        await unlessStopped(deps.limiter.acquire('webhook'));
-        try {
-          await unlessStopped(hook.post(webhookId, body));
-          await record('sent', attempt, null, null);
-          deps.logger.info({ customer_id: base.customer_id, action: base.action, channel: 'webhook', target: base.target, attempt, trigger, webhook_id: webhookId }, 'alert sent');
-          return 'sent';
-        } catch (error) {
-          if (error === STOPPED) throw error;
-          const final = attempt - first + 1 >= deps.retry.attempts || !isRetryable(error);
-          await record(final ? 'failed' : 'retrying', attempt, errorText(error), final ? answerDetail(error) : null);
-          deps.logger.warn({ customer_id: base.customer_id, action: base.action, channel: 'webhook', target: base.target, attempt, err: errorText(error), final }, 'alert delivery failed');
-          if (final) {
-            if (key !== undefined) await deps.log.releaseCooldown(key);
-            return 'failed';
-          }
-          await unlessStopped(deps.sleep(Math.max(backoffDelay(deps.retry, attempt - first + 1), Math.min(retryAfterOf(error) ?? 0, MAX_RETRY_AFTER_MS))));
-        }
-      }
-    } catch (error) {
-      if (error !== STOPPED) throw error;
-      deps.logger.warn({ customer_id: base.customer_id, action: base.action, channel: 'webhook', target: base.target, attempt, trigger }, 'webhook delivery left unfinished at shutdown: the next start sends it');
-      return 'pending';
-    } finally {
-      active.delete(base.delivery_id);
-    }
-  }
-
-  async function deliverWebhook({ alert, target = 'default' }: Delivery, trigger: DispatchTrigger): Promise<DispatchOutcome> {
-    const { recommendation: rec } = alert;
-    const base = { customer_id: alert.customer_id, action: rec.action, urgency: rec.urgency, risk_score: alert.risk.score };
-    const record = (outcome: DispatchOutcome, error: string | null) =>
-      deps.log.append({ at: deps.clock.now(), ...base, channel: 'webhook', outcome, attempt: 0, error, trigger, target });
-    const hook = endpoints.get(target);
-    if (hook === undefined) {
-      await record('skipped_no_notifier', `no webhook endpoint "${target}" configured`);
-      return 'skipped_no_notifier';
-    }
-    // Each endpoint cools down on its own: the name is of a fixed alphabet, so keys stay distinct.
-    const key = cooldownKey(alert.person_id ?? alert.customer_id, rec.action, `webhook:${target}`);
-    if (!(await deps.log.claimCooldown(key, deps.clock.now(), cooldownOf(deps.cooldownMs, deps.cooldownsMs, rec.urgency, 'webhook')))) {
-      if (trigger === 'batch') await record('skipped_cooldown', null);
-      return 'skipped_cooldown';
-    }
-    const body = webhookBody(alert, deps.clock.now(), deps.calibration, newId());
-    const pending = await deps.log.append({ at: deps.clock.now(), ...base, channel: 'webhook', outcome: 'pending', attempt: 0, error: null, trigger, target, detail: body });
-    return attemptWebhook({ ...base, delivery_id: pending.id, target }, body, hook, 1, trigger, null, key);
-  }
-
-  /** Picks up one unfinished delivery at start (see `resume`). */
-  async function resumeOne(open: DispatchRecord): Promise<DispatchOutcome> {
-    const deliveryId = open.delivery_id!;
-    const close = async (error: string) => {
-      const { id: _id, ...entry } = open;
-      await deps.log.append({ ...entry, at: deps.clock.now(), outcome: 'failed', error, detail: null, delivery_id: deliveryId });
-      deps.logger.warn({ customer_id: open.customer_id, channel: open.channel, delivery_id: deliveryId, err: error }, 'unfinished delivery closed at start');
-      return 'failed' as const;
-    };
-    if (open.channel !== 'webhook') return close('interrupted by a restart; the next dispatch sends it');
-    const first = (await deps.log.delivery(deliveryId))[0];
-    const body = first?.detail ?? null;
-    const hook = endpoints.get(open.target ?? '');
-    if (body === null || webhookIdOfBody(body) === undefined) return close('its body is not in the dispatch log');
-    if (hook === undefined) return close(`no webhook endpoint "${open.target}" configured any more`);
-    deps.logger.info({ customer_id: open.customer_id, target: open.target, delivery_id: deliveryId }, 'resending an unfinished webhook delivery');
-    const base = { customer_id: open.customer_id, action: open.action, urgency: open.urgency, risk_score: open.risk_score, delivery_id: deliveryId, target: hook.name };
-    return attemptWebhook(base, body, hook, Math.max(1, open.attempt + 1), open.trigger, open.actor);
-  }
-
+  const webhook = createWebhookDeliverer(deps, { guard: unlessStopped, isStop: (error) => error === STOPPED, errorText, track });
   const send = (notifier: Notifier, alert: Alert): Promise<void> => {
     const options = { service_name: deps.serviceName, calibration: deps.calibration, ...linkFor(alert.customer_id) };
     return notifier.channel === 'email'
@@ -231,7 +132,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   };
 
   async function deliver(delivery: Delivery, trigger: DispatchTrigger): Promise<DispatchOutcome> {
-    if (delivery.channel === 'webhook') return deliverWebhook(delivery, trigger);
+    if (delivery.channel === 'webhook') return webhook.deliver(delivery, trigger);
     const { channel, alert } = delivery;
     const { recommendation: rec } = alert;
     // The attempts of one delivery share the first record's id, so none is left looking unfinished.
@@ -312,7 +213,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   };
 
   return {
-    canSend: byChannel.size > 0 || endpoints.size > 0,
+    canSend: byChannel.size > 0 || webhook.endpoints > 0,
     async run(deliveries, trigger) {
       const summary: DispatchSummary = {
         subscribers: new Set(deliveries.map((d) => d.alert.customer_id)).size,
@@ -334,36 +235,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       }
       return summary;
     },
-    async resume() {
-      const seen = new Set<number>();
-      for (;;) {
-        const open = (await deps.log.unfinished(100)).filter((r) => !seen.has(r.delivery_id!));
-        if (open.length === 0) return seen.size;
-        for (const r of open) seen.add(r.delivery_id!);
-        const outcomes = await track(Promise.all(open.map((r) => resumeOne(r).catch((error: unknown) => (deps.logger.error({ err: errorText(error) }, 'dispatch bookkeeping failed'), 'failed' as const)))));
-        outcomes.forEach((outcome, i) => deps.onOutcome?.(open[i]!.channel as DeliveryChannel, outcome));
-      }
-    },
-    async resend(recordId, actor) {
-      const found = (await deps.log.list({ limit: 1, before: recordId + 1 })).items[0];
-      if (found === undefined || found.id !== recordId) return { status: 'not_found', message: `No dispatch record ${recordId}` };
-      if (found.channel !== 'webhook') return { status: 'not_webhook', message: `Dispatch record ${recordId} is a ${found.channel} delivery: only webhook deliveries are resent` };
-      if (found.delivery_id === null) return { status: 'no_body', message: `Dispatch record ${recordId} was written before deliveries were kept (schema version 8): its body is unknown` };
-      const records = await deps.log.delivery(found.delivery_id);
-      const newest = records[records.length - 1]!;
-      if (active.has(found.delivery_id) || newest.outcome === 'pending' || newest.outcome === 'retrying') {
-        return { status: 'in_flight', message: `Delivery ${found.delivery_id} is still being sent (${newest.outcome})` };
-      }
-      const body = records[0]?.detail ?? null;
-      if (body === null || webhookIdOfBody(body) === undefined) return { status: 'no_body', message: `The body of delivery ${found.delivery_id} is not in the dispatch log` };
-      const hook = endpoints.get(newest.target ?? '');
-      if (hook === undefined) return { status: 'no_endpoint', message: `No webhook endpoint "${newest.target}" is configured any more` };
-      const base = { customer_id: newest.customer_id, action: newest.action, urgency: newest.urgency, risk_score: newest.risk_score, delivery_id: found.delivery_id, target: hook.name };
-      const pending = await deps.log.append({ at: deps.clock.now(), ...base, channel: 'webhook', outcome: 'pending', attempt: 0, error: null, trigger: 'manual', detail: body, actor });
-      const next = Math.max(...records.map((r) => r.attempt)) + 1;
-      void track(attemptWebhook(base, body, hook, next, 'manual', actor).then((outcome) => deps.onOutcome?.('webhook', outcome)).catch((error: unknown) => deps.logger.error({ err: errorText(error) }, 'dispatch bookkeeping failed')));
-      return { status: 'started', record: pending };
-    },
+    resume: webhook.resume,
+    resend: webhook.resend,
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
