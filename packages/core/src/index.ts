@@ -75,7 +75,7 @@ export { MONTH_MS, BILLING_PERIOD_MONTHS, periodMonths, monthlyValueUsd, monthly
 // --- Configuration ---
 export { DEFAULT_CONFIG, DAY_MS, resolveConfig } from './config/defaultConfig.js';
 export type { TenureConfig, ConfigOverrides } from './config/defaultConfig.js';
-export { CONFIG_FILE_VERSION, configFileSchema, parseConfigFile, validateConfigFile, resolveConfigFile, rulesOf, toConfigFile, DEFAULT_COOLDOWN_HOURS } from './config/configFile.js';
+export { CONFIG_FILE_VERSION, configFileSchema, parseConfigFile, validateConfigFile, resolveConfigFile, rulesOf, toConfigFile, DEFAULT_COOLDOWN_HOURS, isWebhookSecret } from './config/configFile.js';
 export type { ConfigFile, ConfigCalibration, CooldownTable, EffectiveConfig } from './config/configFile.js';
 
 // --- Risk ---
@@ -96,8 +96,8 @@ export { nextAssessmentChange } from './recommend/nextAssessmentChange.js';
 
 // --- Dispatch ---
 export type { ChatBlock, HeaderBlock, SectionBlock, ContextBlock, DividerBlock, TextObject, PlainTextObject, MrkdwnObject } from './dispatch/blockKit.js';
-export { CHANNELS_BY_URGENCY } from './dispatch/delivery.js';
-export type { Assessment, Alert, Delivery, DeliveryChannel } from './dispatch/delivery.js';
+export { CHANNELS_BY_URGENCY, DEFAULT_WEBHOOK_URGENCIES } from './dispatch/delivery.js';
+export type { Assessment, Alert, Delivery, DeliveryChannel, DispatchRouting, WebhookRoute } from './dispatch/delivery.js';
 export { planDispatch } from './dispatch/planDispatch.js';
 export { AUTO_DISPATCH_BY_URGENCY, shouldAutoDispatch } from './dispatch/shouldAutoDispatch.js';
 export { toAlert } from './dispatch/toAlert.js';

@@ -17,7 +17,7 @@ describe('GET /api/config', () => {
     expect((await app.request('GET', '/api/config')).status).toBe(401);
     const res = await app.request('GET', '/api/config', undefined, { authorization: 'Bearer k' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ source: 'default', hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), config: resolveConfigFile({}), calibration: null });
+    expect(res.body).toEqual({ source: 'default', hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), config: resolveConfigFile({}), calibration: null, alert_webhooks: [] });
     expect(validateConfigFile(res.body.config).ok).toBe(true); // the effective configuration is a configuration file
     expect((await app.request('GET', '/api/config?x=1', undefined, { authorization: 'Bearer k' })).body.error).toMatchObject({ code: 'invalid_request', field: 'x' });
   });

@@ -19,6 +19,7 @@ describe('GET /openapi.json', () => {
       '/api/dashboard/trends',
       '/api/dispatch',
       '/api/dispatches',
+      '/api/dispatches/{id}/resend',
       '/api/subscribers/{customer_id}',
       '/api/subscribers/{customer_id}/activity',
       '/api/subscribers/{customer_id}/dispatch',
@@ -60,8 +61,8 @@ describe('GET /openapi.json', () => {
     const config = doc.paths['/api/config'].get;
     expect(config.security).toEqual([{ bearer: [] }]);
     const body = config.responses['200'].content['application/json'].schema;
-    expect(body.required).toEqual(['source', 'hash', 'config', 'calibration']);
-    expect(Object.keys(body.properties.config.properties)).toEqual(['version', 'risk', 'bands', 'recommend', 'dispatch', 'calibration', 'tuned']);
+    expect(body.required).toEqual(['source', 'hash', 'config', 'calibration', 'alert_webhooks']);
+    expect(Object.keys(body.properties.config.properties)).toEqual(['version', 'risk', 'bands', 'recommend', 'dispatch', 'alert_webhooks', 'calibration', 'tuned']);
     const json = (path: string, method = 'get') => doc.paths[path][method].responses['200'].content['application/json'].schema;
     for (const schema of [json('/api/subscribers/{customer_id}'), json('/api/subscribers/{customer_id}/recommend'), json('/api/at-risk').properties.items.items]) {
       expect(schema.properties.churn_probability).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });

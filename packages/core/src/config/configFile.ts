@@ -1,8 +1,8 @@
 /**
  * The configuration file of the retention service (`tenure serve --config FILE`) and of what
  * `tenure tune --out` writes: a partial rule configuration (risk weights, bands, recommend
- * thresholds), the alert cooldowns per urgency and channel, and an optional calibration with its
- * provenance. One zod schema checks it; `parseConfigFile` lists every problem, each naming its path.
+ * thresholds), the alert cooldowns per urgency and channel, the signed webhook endpoints alerts
+ * go to, and an optional calibration with its provenance. One zod schema checks it; `parseConfigFile` lists every problem, each naming its path.
  */
 import { z } from 'zod';
 import { epochMsSchema } from '../events/webhookSchema.js';
@@ -109,6 +109,41 @@ const calibrationSchema = z
     if (c.window.from > c.window.to) ctx.addIssue({ code: 'custom', path: ['window', 'from'], message: `window.from must not be after window.to` });
   });
 
+/** A webhook endpoint's name: lowercase letters, digits, `_` and `-`, as it shows in the dispatch log. */
+const ENDPOINT_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+/**
+ * Whether `text` is a Standard Webhooks secret as the service takes it: `whsec_` then base64 of at
+ * least 16 key bytes (several, space-separated, during a rotation). Pure.
+ *
+ * @example
+ * isWebhookSecret('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'); // true
+ */
+export function isWebhookSecret(text: string): boolean {
+  const parts = text.split(' ').filter((s) => s !== '');
+  return (
+    parts.length > 0 &&
+    parts.every((part) => {
+      const encoded = part.startsWith('whsec_') ? part.slice(6) : '';
+      if (encoded.length === 0 || encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return false;
+      const padding = encoded.endsWith('==') ? 2 : encoded.endsWith('=') ? 1 : 0;
+      return (encoded.length / 4) * 3 - padding >= 16;
+    })
+  );
+}
+
+/** An http(s) URL naming a host (checked by shape: the core has no URL parser; the service parses it again). */
+const isHttpUrl = (text: string): boolean => /^https?:\/\/[^\s/?#@]+(?:[/?#][^\s]*)?$/i.test(text);
+
+/** One signed webhook endpoint of `alert_webhooks`: where alerts of some urgencies are POSTed. */
+const webhookEndpointSchema = z.strictObject({
+  name: z.string().regex(ENDPOINT_NAME, 'must be 1-40 lowercase letters, digits, _ or -, starting with a letter or digit'),
+  url: z.string().refine(isHttpUrl, 'must be an http(s) URL'),
+  secret: z.string().refine(isWebhookSecret, 'must be a whsec_-prefixed base64 secret of at least 16 bytes (several: space-separated)'),
+  /** Default: immediate and soon. */
+  urgencies: z.array(z.enum(URGENCIES)).min(1).optional(),
+});
+
 /**
  * The schema of the configuration file: every section optional, unknown keys refused, bands ordered
  * (critical > high > medium, after merging with the defaults), a calibration monotone in [0, 1]
@@ -124,6 +159,16 @@ export const configFileSchema = z.strictObject({
   bands: bandsSchema.optional(),
   recommend: recommendSchema.optional(),
   dispatch: z.strictObject({ cooldown_hours: cooldownSchema.optional() }).optional(),
+  /** Signed webhook endpoints (Standard Webhooks), each named once; never written by `tenure tune`. */
+  alert_webhooks: z
+    .array(webhookEndpointSchema)
+    .max(20)
+    .superRefine((endpoints, ctx) => {
+      endpoints.forEach((endpoint, i) => {
+        if (endpoints.findIndex((other) => other.name === endpoint.name) < i) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `"${endpoint.name}" is named twice` });
+      });
+    })
+    .optional(),
   calibration: calibrationSchema.nullable().optional(),
   /** How `tenure tune` made the file (history, seed, the training and holdout periods, their figures); never read. */
   tuned: z.record(z.string(), z.unknown()).optional(),

@@ -50,4 +50,20 @@ export interface Alert {
 export interface Delivery {
   channel: DeliveryChannel;
   alert: Alert;
+  /** The webhook endpoint's name, for a `webhook` delivery; absent on the other channels. */
+  target?: string;
+}
+
+/** The urgencies a webhook endpoint receives unless its configuration says otherwise. */
+export const DEFAULT_WEBHOOK_URGENCIES: readonly Urgency[] = ['immediate', 'soon'];
+
+/** One configured webhook endpoint, as routing sees it: its name and the urgencies it receives. */
+export interface WebhookRoute {
+  name: string;
+  urgencies: readonly Urgency[];
+}
+
+/** How deliveries are routed beyond `CHANNELS_BY_URGENCY`: the webhook endpoints, in order. */
+export interface DispatchRouting {
+  webhooks: readonly WebhookRoute[];
 }

@@ -8,6 +8,7 @@
 import { formatChurnChance } from '@tenure/core';
 import { api, currentEnvironment, environmentQuery, query } from './api.js';
 import { churnHorizon } from './calibration.js';
+import { dispatchHistory } from './dispatchHistory.js';
 import { bandChip, byId, h, scoreBar, usd, when, words } from './dom.js';
 import type { EventsPage, Recommendation, StoredEvent, SubscriberDashboard, SubscriberView } from './types.js';
 
@@ -126,15 +127,6 @@ function breakdown(s: SubscriberView): HTMLElement {
 const recommendation = (r: Recommendation) =>
   h('li', { 'data-action': r.action }, h('b', {}, words(r.action)), h('span', { class: 'tag' }, r.urgency), h('span', { class: 'tag' }, `#${r.priority}`), h('br'), r.reason);
 
-function dispatchTable(d: SubscriberDashboard['dispatches']): HTMLElement {
-  if (d.items.length === 0) return h('p', { class: 'muted', id: 'dispatches' }, 'No dispatch attempts yet.');
-  const head = h('tr', {}, ...['When', 'Channel', 'Action', 'Outcome', 'Attempt', 'Trigger'].map((t) => h('th', { scope: 'col' }, t)));
-  const body = d.items.map((r) =>
-    h('tr', { 'data-outcome': r.outcome }, h('td', {}, when(r.at)), h('td', {}, r.channel), h('td', {}, words(r.action)), h('td', {}, words(r.outcome) + (r.error ? `: ${r.error}` : '')), h('td', {}, r.attempt), h('td', {}, r.trigger)),
-  );
-  return h('div', { id: 'dispatches', class: 'table-wrap' }, h('table', {}, h('thead', {}, head), h('tbody', {}, ...body)));
-}
-
 /** Reads the subscriber's view, recommendations and dashboard extras, and renders them (with `message` under the button). */
 export async function loadSubscriber(id: string, onError: (error: unknown) => void, message = ''): Promise<void> {
   const path = `api/subscribers/${encodeURIComponent(id)}`;
@@ -183,6 +175,6 @@ export async function loadSubscriber(id: string, onError: (error: unknown) => vo
       ),
     ),
     h('h3', {}, 'Dispatch history'),
-    ...(sandbox ? [h('p', { class: 'muted', id: 'dispatches' }, 'Sandbox subscribers are never alerted.')] : [dispatchTable(extra.dispatches), h('p', {}, button), status]),
+    ...(sandbox ? [h('p', { class: 'muted', id: 'dispatches' }, 'Sandbox subscribers are never alerted.')] : [dispatchHistory(extra.dispatches, (message) => void loadSubscriber(id, onError, message).catch(onError), onError), h('p', {}, button), status]),
   );
 }

@@ -19,7 +19,7 @@ export async function loadSummary(): Promise<number> {
   );
   if (byId('by-state').childElementCount === 0) byId('by-state').append(h('li', { class: 'muted' }, 'No subscribers yet'));
   const a = s.alerts_today;
-  byId('alerts-today').replaceChildren(count('email', a.email, 'email'), count('chat', a.chat, 'chat'), count('log only', a.log, 'log'));
+  byId('alerts-today').replaceChildren(count('email', a.email, 'email'), count('chat', a.chat, 'chat'), count('webhook', a.webhook, 'webhook'), count('log only', a.log, 'log'));
   const w = s.webhooks_last_hour;
   byId('webhooks').replaceChildren(count('received', w.received, 'received'), count('rejected', w.rejected, 'rejected'));
   return s.now;

@@ -50,6 +50,10 @@ export interface DispatchRecord {
   attempt: number;
   error: string | null;
   trigger: string;
+  delivery_id: number | null;
+  target: string | null;
+  detail: string | null;
+  actor: string | null;
 }
 
 export interface SubscriberDashboard {
@@ -64,7 +68,7 @@ export interface Summary {
   by_state: Record<string, number>;
   by_band: Record<RiskBand, number>;
   at_risk: { min_score: number; subscribers: number; monthly_value_usd: number };
-  alerts_today: { email: number; chat: number; log: number; complete: boolean };
+  alerts_today: { email: number; chat: number; log: number; webhook: number; complete: boolean };
   webhooks_last_hour: { received: number; rejected: number };
 }
 

@@ -22,12 +22,15 @@ import {
   trendsQuerySchema,
 } from './dashboardSchemas.js';
 import { listDispatches, runDispatch } from './dispatchHandlers.js';
+import { resendDispatch } from './resendHandlers.js';
 import {
   activityBodySchema,
   atRiskQuerySchema,
   customerIdParamsSchema,
   dispatchBodySchema,
   dispatchesQuerySchema,
+  dispatchIdParamsSchema,
+  resendBodySchema,
   dispatchQuerySchema,
   environmentQuerySchema,
 } from './schemas.js';
@@ -107,6 +110,16 @@ export function apiRoutes(rt: RetentionRuntime): ApiRoute[] {
       }),
     },
     { method: 'GET', path: '/dispatches', handle: withQuery(dispatchesQuerySchema, (q) => listDispatches(rt.dispatchLog, q)) },
+    {
+      method: 'POST',
+      path: '/dispatches/:id/resend',
+      handle: withQuery(noQuerySchema, async (_q, request) => {
+        const params = validate(dispatchIdParamsSchema, request.params);
+        if (!params.ok) return params.error;
+        const body = validate(resendBodySchema, bodyOf(request));
+        return body.ok ? resendDispatch(rt, params.data.id, body.data.actor ?? 'api') : body.error;
+      }),
+    },
     { method: 'GET', path: '/config', handle: withQuery(configQuerySchema, async () => getConfig(rt)) },
     { method: 'GET', path: '/dashboard/summary', handle: withQuery(summaryQuerySchema, (q) => getDashboardSummary(rt, dashboard.tally.lastHour(), q.environment)) },
     { method: 'GET', path: '/dashboard/trends', handle: withQuery(trendsQuerySchema, (q) => getDashboardTrends(rt, q.days, q.environment)) },

@@ -10,6 +10,7 @@ import type { HandlerResult } from '../http/apiError.js';
  * @example
  * getConfig(runtime); // { status: 200, body: { source: 'default', hash: 'sha256:…', config: {...}, calibration: null } }
  */
-export function getConfig(rt: Pick<RetentionRuntime, 'serviceConfig'>): HandlerResult {
-  return { status: 200, body: configView(rt.serviceConfig) };
+export function getConfig(rt: Pick<RetentionRuntime, 'serviceConfig' | 'alertWebhooks'>): HandlerResult {
+  // The webhook endpoints without their secrets, and only the URL's origin (a path may hold a token).
+  return { status: 200, body: { ...configView(rt.serviceConfig), alert_webhooks: rt.alertWebhooks } };
 }

@@ -1,5 +1,5 @@
 /** The schemas of `GET /api/config` (validation of its query, and its answer for /openapi.json). */
-import { configFileSchema, epochMsSchema } from '@tenure/core';
+import { configFileSchema, epochMsSchema, URGENCIES } from '@tenure/core';
 import { z } from 'zod';
 
 /** `GET /api/config` takes no parameters (an unknown one is a 400 naming it, as everywhere). */
@@ -24,4 +24,7 @@ export const configResponseSchema = z.object({
     })
     .nullable()
     .meta({ description: 'The calibration\'s provenance; null without a calibration (answers then carry no `churn_probability`).' }),
+  alert_webhooks: z
+    .array(z.object({ name: z.string(), origin: z.string(), urgencies: z.array(z.enum(URGENCIES)) }))
+    .meta({ description: 'The signed webhook endpoints alerts go to: name, the URL\'s origin (a path or query may hold a token) and the urgencies received. Never the secret.' }),
 });

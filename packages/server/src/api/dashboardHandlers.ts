@@ -103,10 +103,10 @@ export async function getSubscriberDashboard(deps: Deps, customerId: string, env
  * @example
  * await dispatchSubscriber(runtime, 'user_1'); // { status: 200, body: { outcomes: { sent: 2, ... }, planned: [...] } }
  */
-export async function dispatchSubscriber(deps: Deps & Pick<RetentionRuntime, 'dispatcher'>, customerId: string, dryRun = false): Promise<HandlerResult> {
+export async function dispatchSubscriber(deps: Deps & Pick<RetentionRuntime, 'dispatcher' | 'routing'>, customerId: string, dryRun = false): Promise<HandlerResult> {
   const subscriber = await deps.store.get(customerId);
   if (subscriber === undefined) return apiError('not_found', `Unknown customer "${customerId}"`, 'customer_id');
-  const deliveries = planDispatch([assessSubscriber(subscriber, deps.clock.now(), deps.config)]);
+  const deliveries = planDispatch([assessSubscriber(subscriber, deps.clock.now(), deps.config)], deps.routing);
   const planned = deliveries.map(({ channel, alert }) => ({ customer_id: customerId, action: alert.recommendation.action, urgency: alert.recommendation.urgency, channel }));
   if (dryRun) {
     const none = () => Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, 0]));

@@ -7,7 +7,7 @@ import { storeContext } from '../store/storeContext.js';
 import { DEFAULT_PAGE_SIZE } from './atRiskCursor.js';
 import type { DispatchBody } from './schemas.js';
 
-type Deps = Pick<RetentionRuntime, 'store' | 'clock' | 'config' | 'dispatcher'>;
+type Deps = Pick<RetentionRuntime, 'store' | 'clock' | 'config' | 'dispatcher' | 'routing'>;
 
 const zero = (): Record<DispatchOutcome, number> =>
   Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, 0])) as Record<DispatchOutcome, number>;
@@ -25,7 +25,7 @@ export async function runDispatch(deps: Deps, body: DispatchBody): Promise<Handl
   const ctx = storeContext(deps);
   const { items } = await deps.store.atRisk({ min_score: body.min_score, state: body.state, band: body.band, limit: body.limit ?? DEFAULT_PAGE_SIZE }, ctx);
   // The index picks who; the full assessment (breakdown, every recommendation) is what alerts show.
-  const deliveries = planDispatch(items.map((entry) => assessSubscriber(entry.subscriber, ctx.now, ctx.config)));
+  const deliveries = planDispatch(items.map((entry) => assessSubscriber(entry.subscriber, ctx.now, ctx.config)), deps.routing);
   const planned = deliveries.map(({ channel, alert }) => ({
     customer_id: alert.customer_id,
     action: alert.recommendation.action,

@@ -95,6 +95,22 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
       '/api/dispatches': {
         get: { summary: 'The dispatch log, newest first', parameters: queryParams(s.dispatchesQuerySchema), ...api({ responses: { '200': ok('One page', s.dispatchesResponseSchema), ...common } }) },
       },
+      '/api/dispatches/{id}/resend': {
+        post: {
+          summary: 'Send a finished webhook delivery again: the same body and webhook-id, trigger `manual`, the actor recorded (docs/dashboard.md, "Resend")',
+          parameters: [{ name: 'id', in: 'path', required: true, description: 'Any record of the delivery (GET /api/dispatches)', schema: json(s.dispatchIdParamsSchema.shape.id) }],
+          requestBody: { required: false, content: content(s.resendBodySchema) },
+          ...api({
+            responses: {
+              '202': ok('Started: the pending record written; the attempts follow in the dispatch log', s.resendResponseSchema),
+              '400': err('Not a webhook delivery, or written before its body was kept: `error.field` is `id`; or a bad body'),
+              '401': common['401'],
+              '404': err('No dispatch record with this id'),
+              '409': err('The delivery is still being sent, or its endpoint is no longer configured'),
+            },
+          }),
+        },
+      },
       '/api/config': {
         get: {
           summary: 'The effective configuration (defaults, then the configuration file), its source, its hash and the calibration\'s provenance',

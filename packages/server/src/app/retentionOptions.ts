@@ -9,6 +9,8 @@ import {
   shouldAutoDispatch,
   type ConfigCalibration,
   type ConfigOverrides,
+  type DispatchRouting,
+  type Urgency,
   type Subscriber,
   type SubscriberStore,
   type TenureConfig,
@@ -21,6 +23,7 @@ import { createRateLimiter, realSleep } from '../dispatch/rateLimiter.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../dispatch/retryPolicy.js';
 import { createBearerMatcher, createSecretMatcher, type SecretMatcher } from '../http/secretMatcher.js';
 import { createLogger, type Logger } from '../log/logger.js';
+import type { AlertWebhookNotifier } from '../notify/alertWebhookNotifier.js';
 import type { Notifier } from '../notify/notifier.js';
 import { createMemorySubscriberStore } from '../store/memorySubscriberStore.js';
 import { instrumentStore } from '../metrics/instrumentStore.js';
@@ -66,6 +69,11 @@ export interface RetentionOptions {
   sweepIntervalMs?: number;
   /** Alert channels: at most one email and one chat notifier. Default none (alerts are skipped and logged). */
   notifiers?: readonly Notifier[];
+  /**
+   * Signed webhook endpoints (`createAlertWebhookNotifier`, names unique): each receives the alerts
+   * of its urgencies. Enough alone for auto-dispatch. Default none.
+   */
+  alertWebhooks?: readonly AlertWebhookNotifier[];
   /** Default: wall clock. */
   clock?: Clock;
   /** Rule overrides (merged over DEFAULT_CONFIG) or a full configuration. */
@@ -109,6 +117,10 @@ export interface RetentionRuntime {
   dispatchLog: DispatchLog;
   autoDispatch: boolean;
   notifiers: readonly Notifier[];
+  /** Where alerts go beyond email and chat: the webhook endpoints and their urgencies (`planDispatch`'s routing). */
+  routing: DispatchRouting;
+  /** The webhook endpoints: name, URL origin (a path or query may hold a token) and urgencies, never the secret (`GET /api/config`). */
+  alertWebhooks: readonly { name: string; origin: string; urgencies: readonly Urgency[] }[];
   /** Auto-dispatch for one subscriber (called after a webhook's response); undefined when off. */
   afterApplied: ((subscriber: Subscriber) => void) | undefined;
   /** Prometheus metrics of this runtime (its own registry). */
@@ -141,6 +153,11 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
   const serviceName = options.serviceName ?? 'tenure';
   const logger = options.logger ?? createLogger({ service: serviceName });
   const notifiers = options.notifiers ?? [];
+  const webhooks = options.alertWebhooks ?? [];
+  const names = webhooks.map((hook) => hook.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw new Error(`alert webhook endpoint "${twice}" is configured twice`);
+  const routing: DispatchRouting = { webhooks: webhooks.map((hook) => ({ name: hook.name, urgencies: hook.urgencies })) };
   const d = options.dispatch ?? {};
   const sleep = d.sleep ?? realSleep;
   const calibration = options.calibration ?? null;
@@ -150,6 +167,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
   const dispatchLog = d.log ?? store.dispatchLog;
   const dispatcher = createDispatcher({
     notifiers,
+    webhooks,
     log: dispatchLog,
     clock,
     logger,
@@ -171,7 +189,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     try {
       const assessment = assessSubscriber(subscriber, clock.now(), config);
       if (!shouldAutoDispatch(assessment)) return;
-      dispatcher.run(planDispatch([assessment]), 'webhook').catch((error: unknown) => {
+      dispatcher.run(planDispatch([assessment], routing), 'webhook').catch((error: unknown) => {
         logger.error({ err: String(error), customer_id: subscriber.customer_id }, 'auto-dispatch failed');
       });
     } catch (error) {
@@ -194,6 +212,8 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     dispatchLog,
     autoDispatch,
     notifiers,
+    routing,
+    alertWebhooks: webhooks.map((hook) => ({ name: hook.name, origin: hook.origin, urgencies: hook.urgencies })),
     // Auto-dispatch only ever sends immediate alerts: without a channel there is nothing to schedule.
     afterApplied: autoDispatch && dispatcher.canSend ? autoDispatchOne : undefined,
     metrics,

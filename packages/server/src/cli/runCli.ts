@@ -3,6 +3,7 @@ import { listenErrorSetting } from '@tenure/http-edge';
 import type { DestinationStream } from 'pino';
 import { clockFromSpec } from '../clock/clock.js';
 import { createLogger } from '../log/logger.js';
+import { createAlertWebhookNotifier } from '../notify/alertWebhookNotifier.js';
 import type { Notifier } from '../notify/notifier.js';
 import { createSlackNotifier } from '../notify/slackNotifier.js';
 import { createSmtpNotifier } from '../notify/smtpNotifier.js';
@@ -64,6 +65,11 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
   for (const warning of settings.warnings) logger.warn(warning);
   const storeSpec = parseStoreSpec(c.store);
   if (!storeSpec.ok) return io.stderr(`tenure serve: cannot open store ${redactStoreText(c.store)}: ${storeSpec.error}\n`), { code: 1 };
+  // One endpoint from the flags (named `default`), more from the file's `alert_webhooks`.
+  const endpoints = [...(c.alertWebhook === undefined ? [] : [{ name: 'default', ...c.alertWebhook }]), ...settings.alertWebhooks];
+  const clash = c.alertWebhook === undefined ? undefined : settings.alertWebhooks.find((e) => e.name === 'default');
+  if (clash !== undefined) return io.stderr(`tenure serve: --alert-webhook-url (ALERT_WEBHOOK_URL) is the endpoint "default", and ${c.configFile} alert_webhooks names another "default": rename one\n`), { code: 2 };
+  const alertWebhooks = endpoints.map((e) => createAlertWebhookNotifier({ name: e.name, url: e.url, secret: e.secret, ...(e.urgencies === undefined ? {} : { urgencies: e.urgencies }) }));
   const notifiers: Notifier[] = [];
   try {
     if (c.smtp !== undefined) notifiers.push(createSmtpNotifier({ smtpUrl: c.smtp.url, from: c.smtp.from, to: c.smtp.to }));
@@ -92,6 +98,7 @@ export async function runCli(argv: readonly string[], env: Readonly<Record<strin
       clock: clockFromSpec(c.clock),
       logger,
       notifiers,
+      alertWebhooks,
       ...settings.service,
       dispatch: { auto: c.autoDispatch, ratePerSecond: c.ratePerSecond, ...settings.dispatch },
       handleSignals: io.handleSignals ?? true,

@@ -3,15 +3,25 @@
  * Precedence of the cooldown: `--alert-cooldown-hours`, else `ALERT_COOLDOWN_HOURS`, else the file's
  * `dispatch.cooldown_hours`, else 24 hours; a flag or variable replaces every cooldown of the file.
  */
-import { DEFAULT_COOLDOWN_HOURS, rulesOf, type ConfigCalibration, type TenureConfig } from '@tenure/core';
+import { DEFAULT_COOLDOWN_HOURS, rulesOf, type ConfigCalibration, type TenureConfig, type Urgency } from '@tenure/core';
 import { configProblemsMessage, readConfigFile } from '../config/readConfigFile.js';
 import { cooldownsMsOf, type CooldownOverrides } from '../config/serviceConfig.js';
 import type { ServeConfig } from './serveConfig.js';
+
+/** One signed webhook endpoint of the configuration file (`alert_webhooks`), as validated there. */
+export interface WebhookEndpointSetting {
+  name: string;
+  url: string;
+  secret: string;
+  urgencies?: readonly Urgency[] | undefined;
+}
 
 /** The options a configuration file and the cooldown flag give the service. */
 export interface ServeSettings {
   service: { config?: TenureConfig; calibration?: ConfigCalibration; configSource?: string };
   dispatch: { cooldownMs: number; cooldownsMs?: CooldownOverrides };
+  /** The file's `alert_webhooks` (none without a file). */
+  alertWebhooks: WebhookEndpointSetting[];
   /** Lines to log at warn once the logger exists. */
   warnings: string[];
 }
@@ -27,15 +37,18 @@ export interface ServeSettings {
 export async function loadServeSettings(c: Pick<ServeConfig, 'configFile' | 'cooldownMs'>): Promise<({ ok: true } & ServeSettings) | { ok: false; message: string }> {
   const defaultMs = DEFAULT_COOLDOWN_HOURS * 3_600_000;
   // Without a file the source is `default`, also with a cooldown flag (its value shows in the config).
-  if (c.configFile === undefined) return { ok: true, service: { configSource: 'default' }, dispatch: { cooldownMs: c.cooldownMs ?? defaultMs }, warnings: [] };
+  if (c.configFile === undefined) return { ok: true, service: { configSource: 'default' }, dispatch: { cooldownMs: c.cooldownMs ?? defaultMs }, alertWebhooks: [], warnings: [] };
   const loaded = await readConfigFile(c.configFile);
   if (!loaded.ok) return { ok: false, message: configProblemsMessage(c.configFile, loaded.errors) };
   const { file, effective } = loaded.value;
+  const alertWebhooks = file.alert_webhooks ?? [];
   const service = { config: rulesOf(effective), configSource: c.configFile, ...(effective.calibration === null ? {} : { calibration: effective.calibration }) };
   if (c.cooldownMs !== undefined) {
     const given = file.dispatch?.cooldown_hours !== undefined;
     const warnings = given ? [`--alert-cooldown-hours / ALERT_COOLDOWN_HOURS (${c.cooldownMs / 3_600_000} h) replaces every cooldown of ${c.configFile}`] : [];
-    return { ok: true, service, dispatch: { cooldownMs: c.cooldownMs }, warnings };
+    return { ok: true, service, dispatch: { cooldownMs: c.cooldownMs }, alertWebhooks, warnings };
   }
-  return { ok: true, service, dispatch: { cooldownMs: defaultMs, cooldownsMs: cooldownsMsOf(effective) }, warnings: [] };
+  // A webhook has no cell in the file's cooldown table: it takes the file's `default`.
+  const webhookDefault = (file.dispatch?.cooldown_hours?.default ?? DEFAULT_COOLDOWN_HOURS) * 3_600_000;
+  return { ok: true, service, dispatch: { cooldownMs: webhookDefault, cooldownsMs: cooldownsMsOf(effective) }, alertWebhooks, warnings: [] };
 }

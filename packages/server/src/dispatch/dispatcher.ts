@@ -1,19 +1,29 @@
 /**
  * The dispatcher: carries out the core's dispatch plan on real channels, with cooldowns, a
  * per-channel rate limit and retries, recording every attempt in the dispatch log. Deliveries run
- * concurrently, so a slow or failing channel never holds up the other one.
+ * concurrently, so a slow or failing channel never holds up the other one. A webhook delivery is
+ * durable: recorded `pending` with its body before the first attempt, so a restart resends it
+ * (`resume`), and a person can resend a finished one (`resend`).
  */
 import { buildChatMessage, buildEmail, type Alert, type Calibration, type Delivery, type DeliveryChannel } from '@tenure/core';
 import type { Clock } from '../clock/clock.js';
 import { cooldownOf, type CooldownOverrides } from '../config/serviceConfig.js';
 import type { Logger } from '../log/logger.js';
+import type { AlertWebhookNotifier } from '../notify/alertWebhookNotifier.js';
 import { isRetryable, retryAfterOf, type Notifier } from '../notify/notifier.js';
 import { DISPATCH_OUTCOMES, type DispatchLog, type DispatchOutcome, type DispatchTrigger } from './dispatchLog.js';
+import { cooldownKey, createWebhookDeliverer, MAX_RETRY_AFTER_MS, type ResendResult } from './webhookDeliverer.js';
+
+export type { ResendResult } from './webhookDeliverer.js';
 import type { RateLimiter } from './rateLimiter.js';
 import { backoffDelay, type RetryPolicy } from './retryPolicy.js';
 
 export interface DispatcherDeps {
   notifiers: readonly Notifier[];
+  /** Signed webhook endpoints, by name (a `webhook` delivery's `target`). */
+  webhooks?: readonly AlertWebhookNotifier[] | undefined;
+  /** A fresh unique id per webhook delivery (its body's `dispatch_id`); default `randomUUID`. */
+  newId?: () => string;
   log: DispatchLog;
   clock: Clock;
   logger: Logger;
@@ -42,10 +52,23 @@ export interface DispatchSummary {
 }
 
 export interface Dispatcher {
-  /** True when at least one email or chat notifier is configured (else auto-dispatch has nothing to send). */
+  /** True when at least one email, chat or webhook notifier is configured (else auto-dispatch has nothing to send). */
   readonly canSend: boolean;
   /** Delivers every planned delivery; resolves with the summary once all have a final outcome. */
   run(deliveries: readonly Delivery[], trigger: DispatchTrigger): Promise<DispatchSummary>;
+  /**
+   * At start: sends again, once each, every webhook delivery the log holds unfinished (`pending` or
+   * `retrying`: cut short by a crash or a shutdown), with the same body and `webhook-id`; an
+   * unfinished delivery of another channel is closed as `failed` (its alert goes out with the next
+   * dispatch). Resolves with the number of deliveries taken up, once they have a final outcome.
+   */
+  resume(): Promise<number>;
+  /**
+   * Sends a finished webhook delivery again (trigger `manual`, `actor` recorded): the same body and
+   * `webhook-id`, attempts numbered on. Resolves once its `pending` record is written; the attempts
+   * run on (`idle` waits for them).
+   */
+  resend(recordId: number, actor: string): Promise<ResendResult>;
   /** Resolves when no dispatch is in flight. */
   idle(): Promise<void>;
   /**
@@ -57,9 +80,6 @@ export interface Dispatcher {
   drain(signal?: AbortSignal): Promise<void>;
 }
 
-/** The longest `Retry-After` honoured (a receiver asking for more waits this much). */
-const MAX_RETRY_AFTER_MS = 5 * 60_000;
-
 /** The error recorded for an alert still unsent when a shutdown's bound is reached. */
 export const SHUTDOWN_ERROR = 'not sent before shutdown';
 
@@ -68,12 +88,6 @@ const STOPPED: unique symbol = Symbol('dispatcher stopped');
 
 const zeroCounts = (): Record<DispatchOutcome, number> =>
   Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, 0])) as Record<DispatchOutcome, number>;
-
-/**
- * The cooldown mark of one alert. The fixed-alphabet parts come first and the free-form customer id
- * last, so no id can make two alerts share a key; no NUL separator, which PostgreSQL text rejects.
- */
-const cooldownKey = (customerId: string, action: string, channel: DeliveryChannel) => `${channel}|${action}|${customerId}`;
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
@@ -100,7 +114,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   };
   const byChannel = new Map<DeliveryChannel, Notifier>();
   for (const notifier of deps.notifiers) byChannel.set(notifier.channel, notifier);
-
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => undefined);
+    return work;
+  };
+  const webhook = createWebhookDeliverer(deps, { guard: unlessStopped, isStop: (error) => error === STOPPED, errorText, track });
   const send = (notifier: Notifier, alert: Alert): Promise<void> => {
     const options = { service_name: deps.serviceName, calibration: deps.calibration, ...linkFor(alert.customer_id) };
     return notifier.channel === 'email'
@@ -112,10 +131,14 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
     return link === undefined ? {} : { link };
   };
 
-  async function deliver({ channel, alert }: Delivery, trigger: DispatchTrigger): Promise<DispatchOutcome> {
+  async function deliver(delivery: Delivery, trigger: DispatchTrigger): Promise<DispatchOutcome> {
+    if (delivery.channel === 'webhook') return webhook.deliver(delivery, trigger);
+    const { channel, alert } = delivery;
     const { recommendation: rec } = alert;
-    const record = (outcome: DispatchOutcome, attempt: number, error: string | null) =>
-      deps.log.append({
+    // The attempts of one delivery share the first record's id, so none is left looking unfinished.
+    let deliveryId: number | undefined;
+    const record = async (outcome: DispatchOutcome, attempt: number, error: string | null) => {
+      const written = await deps.log.append({
         at: deps.clock.now(),
         customer_id: alert.customer_id,
         action: rec.action,
@@ -126,10 +149,14 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         attempt,
         error,
         trigger,
+        ...(deliveryId === undefined ? {} : { delivery_id: deliveryId }),
       });
+      deliveryId ??= written.delivery_id ?? undefined;
+      return written;
+    };
     // Under the person's first id: a person renamed since (identified, aliased) keeps its cooldowns.
     const key = cooldownKey(alert.person_id ?? alert.customer_id, rec.action, channel);
-    const notifier = channel === 'log' ? undefined : byChannel.get(channel);
+    const notifier = channel === 'log' ? undefined : (byChannel.get(channel) as Notifier | undefined);
     if (channel !== 'log' && notifier === undefined) {
       await record('skipped_no_notifier', 0, `no ${channel} notifier configured`);
       return 'skipped_no_notifier';
@@ -186,7 +213,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
   };
 
   return {
-    canSend: byChannel.size > 0,
+    canSend: byChannel.size > 0 || webhook.endpoints > 0,
     async run(deliveries, trigger) {
       const summary: DispatchSummary = {
         subscribers: new Set(deliveries.map((d) => d.alert.customer_id)).size,
@@ -208,6 +235,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
       }
       return summary;
     },
+    resume: webhook.resume,
+    resend: webhook.resend,
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   not_found: 404,
   method_not_allowed: 405,
+  conflict: 409,
   request_timeout: 408,
   payload_too_large: 413,
   expectation_failed: 417,

@@ -2,20 +2,21 @@
  * Alerts as signed outbound webhooks (Standard Webhooks): one JSON POST per dispatched
  * recommendation, signed so the receiver verifies it with the `standardwebhooks` or `svix` packages.
  */
-import { churnProbability, type Alert, type Calibration, type Urgency } from '@tenure/core';
+import { churnProbability, DEFAULT_WEBHOOK_URGENCIES, type Alert, type Calibration, type Urgency } from '@tenure/core';
 import { NotifyError } from './notifier.js';
 import { parseWebhookSecret, webhookHeaders } from './webhookSignature.js';
 
 /** The event type of every alert webhook. */
 export const RECOMMENDATION_DISPATCHED = 'recommendation.dispatched';
 
-/** The urgencies an endpoint receives unless its configuration says otherwise. */
-export const DEFAULT_WEBHOOK_URGENCIES: readonly Urgency[] = ['immediate', 'soon'];
+export { DEFAULT_WEBHOOK_URGENCIES };
 
 /** The longest excerpt of a refusing receiver's answer kept in the dispatch log. */
 export const ANSWER_EXCERPT_CHARS = 200;
 
 export interface AlertWebhookOptions {
+  /** The endpoint's name in routing and the dispatch log; default `default`. */
+  name?: string;
   url: string;
   /** `whsec_`-prefixed base64 secret (or several, space-separated, during a rotation). Never logged. */
   secret: string;
@@ -29,7 +30,7 @@ export interface AlertWebhookOptions {
 
 /** What identifies one delivery: the dispatch id and the stable message id derived from it. */
 export interface WebhookDelivery {
-  /** The durable dispatch entry's id; the message id is derived from it, so retries and restarts keep it. */
+  /** The delivery's id in the body (`data.dispatch_id`); the `webhook-id` is derived from it, so retries and restarts keep it. */
   dispatchId: string;
   /** The simulated (service) clock's time of the dispatch, ISO-8601, for the payload's `timestamp`. */
   at: string;
@@ -110,11 +111,20 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
 /** One configured webhook endpoint. */
 export interface AlertWebhookNotifier {
   readonly channel: 'webhook';
+  /** The endpoint's name (routing, the dispatch log's `target`). */
+  readonly name: string;
+  /** The URL's origin (`https://crm.example.com`): shown by `GET /api/config`; a path or query may hold a token. */
+  readonly origin: string;
   /** For the startup log, without the secret: "webhook (host)". */
   readonly description: string;
   readonly urgencies: readonly Urgency[];
   /** POSTs one event; rejects with a `NotifyError` (retryable on 5xx, 408, 429, network errors and timeouts). */
   send(alert: Alert, delivery: WebhookDelivery): Promise<void>;
+  /**
+   * POSTs `body` exactly as given under message id `webhookId`, signed at the wall clock's time;
+   * rejects as `send` does, a refusal's `NotifyError` carrying the receiver's `answer`.
+   */
+  post(webhookId: string, body: string): Promise<void>;
 }
 
 /**
@@ -139,33 +149,41 @@ export function createAlertWebhookNotifier(options: AlertWebhookOptions): AlertW
   }
   const timeoutMs = options.timeoutMs ?? 10_000;
   const wallClock = options.wallClock ?? Date.now;
+  const name = options.name ?? 'default';
+  const post = async (webhookId: string, body: string): Promise<void> => {
+    const headers = webhookHeaders(keys as Buffer[], webhookId, Math.floor(wallClock() / 1000), body);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'tenure-webhooks', ...headers },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (cause) {
+      const reason = cause instanceof Error && cause.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : cause instanceof Error ? cause.message : String(cause);
+      throw new NotifyError(`alert webhook unreachable: ${reason}`, { retryable: true, cause });
+    }
+    const text = await response.text().catch(() => '');
+    if (response.ok) return;
+    const status = response.status;
+    const retryable = status >= 500 || status === 408 || status === 429;
+    const excerpt = text.slice(0, ANSWER_EXCERPT_CHARS);
+    throw new NotifyError(`alert webhook answered HTTP ${status}: ${excerpt}`, {
+      retryable,
+      retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), wallClock()),
+      answer: { status, body: excerpt },
+    });
+  };
   return {
     channel: 'webhook',
-    description: `webhook (${url.host})`,
+    name,
+    origin: url.origin,
+    description: `webhook ${name} (${url.host})`,
     urgencies: options.urgencies ?? DEFAULT_WEBHOOK_URGENCIES,
+    post,
     async send(alert, delivery) {
-      const body = JSON.stringify(recommendationEvent(alert, delivery));
-      const headers = webhookHeaders(keys as Buffer[], webhookMessageId(delivery.dispatchId), Math.floor(wallClock() / 1000), body);
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'user-agent': 'tenure-webhooks', ...headers },
-          body,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (cause) {
-        const reason = cause instanceof Error && cause.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : cause instanceof Error ? cause.message : String(cause);
-        throw new NotifyError(`alert webhook unreachable: ${reason}`, { retryable: true, cause });
-      }
-      const text = await response.text().catch(() => '');
-      if (response.ok) return;
-      const status = response.status;
-      const retryable = status >= 500 || status === 408 || status === 429;
-      throw new NotifyError(`alert webhook answered HTTP ${status}: ${text.slice(0, ANSWER_EXCERPT_CHARS)}`, {
-        retryable,
-        retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), wallClock()),
-      });
+      await post(webhookMessageId(delivery.dispatchId), JSON.stringify(recommendationEvent(alert, delivery)));
     },
   };
 }

@@ -35,11 +35,14 @@ export class NotifyError extends Error {
   readonly retryable: boolean;
   /** The wait the receiver asked for (a 429's or 503's `Retry-After`), in ms; the next attempt waits at least this. */
   readonly retryAfterMs: number | undefined;
-  constructor(message: string, options: { retryable: boolean; cause?: unknown; retryAfterMs?: number | undefined }) {
+  /** The receiver's answer when it answered (HTTP status and an excerpt of its body); undefined when it did not. */
+  readonly answer: { status: number; body: string } | undefined;
+  constructor(message: string, options: { retryable: boolean; cause?: unknown; retryAfterMs?: number | undefined; answer?: { status: number; body: string } | undefined }) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'NotifyError';
     this.retryable = options.retryable;
     this.retryAfterMs = options.retryAfterMs;
+    this.answer = options.answer;
   }
 }
 

@@ -116,17 +116,26 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
 
-  const channels = Object.fromEntries(['email', 'chat'].map((c) => [c, notifiers.find((n) => n.channel === c)?.description ?? 'off']));
+  const channels: Record<string, string> = Object.fromEntries(['email', 'chat'].map((c) => [c, notifiers.find((n) => n.channel === c)?.description ?? 'off']));
+  const hooks = listener.runtime.alertWebhooks;
+  channels['webhook'] = hooks.length === 0 ? 'off' : hooks.map((h) => `${h.name} (${h.origin})`).join(', ');
   // `describe.store` (the CLI's redacted spec) names the store better than its kind when given.
   const { source, hash } = listener.runtime.serviceConfig;
   const fields: Record<string, unknown> = { url, store: store.kind, notifiers: channels, config: { source, hash, calibrated: listener.runtime.calibration !== null }, ...options.describe };
-  logger.info(fields, `tenure listening on ${url} (store: ${String(fields['store'])}; email: ${channels['email']}; chat: ${channels['chat']}; dashboard: ${url}/)`);
+  logger.info(fields, `tenure listening on ${url} (store: ${String(fields['store'])}; email: ${channels['email']}; chat: ${channels['chat']}; webhook: ${channels['webhook']}; dashboard: ${url}/)`);
   if (listener.runtime.webhookAuth.disabled) {
     logger.warn('BILLING_WEBHOOK_AUTH_KEY is not set: POST /webhook accepts ANY caller (development mode only)');
   }
   if (listener.runtime.apiAuth.disabled) {
     logger.warn('TENURE_API_KEY is not set: /api/* is open to ANY caller (development mode only)');
   }
+
+  // Webhook deliveries a crash or a shutdown left unfinished are sent again, once each, now that
+  // the service listens (a slow receiver never delays the start).
+  listener.runtime.dispatcher.resume().then(
+    (resumed) => resumed > 0 && logger.info({ deliveries: resumed }, 'unfinished deliveries taken up at start'),
+    (error: unknown) => logger.error({ err: String(error) }, 'taking up unfinished deliveries failed'),
+  );
 
   return { server, url, listener, close };
 }
