@@ -205,7 +205,7 @@ export { materializeAtRisk, configFingerprint } from './atRisk/materializeAtRisk
 // --- Store ports ---
 export type { SubscriberStore, ImportSession, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, StoreContext, AtRiskEntry, StoredRecord, MovedSubscription, ProgressListener, ConfigCheck } from './store/subscriberStore.js';
 export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
-export type { DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger, DispatchQuery, DispatchTally } from './store/dispatchLog.js';
+export type { DispatchChannel, DispatchEntry, DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger, DispatchQuery, DispatchTally } from './store/dispatchLog.js';
 export { compareTimeline, timelinePage, cursorOf } from './store/eventTimeline.js';
 export type { TimelineCursor, EventPage, TimelineQuery } from './store/eventTimeline.js';
 export { utcDayOf, dayStartOf, lastDays } from './trends/utcDay.js';

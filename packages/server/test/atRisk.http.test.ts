@@ -222,6 +222,10 @@ describe('GET /api/dispatches', () => {
       attempt: 1,
       error: null,
       trigger: 'batch',
+      delivery_id: first.body.items[0].id,
+      target: null,
+      detail: null,
+      actor: null,
     });
     const second = await app.request('GET', `/api/dispatches?limit=3&cursor=${first.body.next_cursor}`);
     expect(second.body.items).toHaveLength(1);

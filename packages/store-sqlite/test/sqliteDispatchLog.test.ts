@@ -1,10 +1,10 @@
 // The dispatch log and cooldowns kept in the SQLite file.
-import type { DispatchRecord } from '@tenure/core';
+import type { DispatchEntry, DispatchRecord } from '@tenure/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../src/index.js';
 import { T0, tempDbPath } from './helpers.js';
 
-const entry = (i: number): Omit<DispatchRecord, 'id'> => ({
+const entry = (i: number): DispatchEntry => ({
   at: T0 + i,
   customer_id: `u${i}`,
   action: 'payment_update',
@@ -26,7 +26,7 @@ describe('SQLite dispatch log', () => {
     const appended: DispatchRecord[] = [];
     for (let i = 0; i < 7; i++) appended.push(await store.dispatchLog.append(entry(i)));
     expect(appended.map((r) => r.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    expect(appended[3]).toEqual({ id: 4, ...entry(3) });
+    expect(appended[3]).toEqual({ id: 4, ...entry(3), delivery_id: 4, target: null, detail: null, actor: null });
     const pages: DispatchRecord[][] = [];
     let before: number | undefined;
     for (;;) {

@@ -10,8 +10,11 @@ export interface Assessment {
   recommendations: readonly Recommendation[];
 }
 
-/** Where one alert goes; `log` means nothing is sent and the item is only recorded. */
-export type DeliveryChannel = 'email' | 'chat' | 'log';
+/**
+ * Where one alert goes; `log` means nothing is sent and the item is only recorded; `webhook` is a
+ * signed POST to one of the team's endpoints (`Delivery.target` names it).
+ */
+export type DeliveryChannel = 'email' | 'chat' | 'log' | 'webhook';
 
 /** The seed's routing table. */
 export const CHANNELS_BY_URGENCY = {

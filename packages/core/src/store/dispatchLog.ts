@@ -1,22 +1,35 @@
 /**
  * The dispatch log port: every delivery attempt, plus the cooldown marks that stop the same alert
  * from going out twice. Types only; every store implements it (memory, SQLite, PostgreSQL), so
- * cooldowns and history survive a restart and are shared by replicas.
+ * cooldowns and history survive a restart and are shared by replicas. Since schema version 8 the
+ * attempts of one delivery share a `delivery_id`, and a durable delivery (a webhook) is recorded
+ * `pending` before its first attempt, so a restart finds what it must still send (`unfinished`).
  */
 import type { DeliveryChannel } from '../dispatch/delivery.js';
 import type { Action, Urgency } from '../recommend/recommendation.js';
 
 /**
- * What happened to one attempt. `retrying` is a failed attempt that will be tried again.
+ * What happened to one attempt. `retrying` is a failed attempt that will be tried again; `pending`
+ * is written before the first attempt of a durable delivery (a webhook), so a delivery cut short by
+ * a crash is still found after the restart.
  *
  * @example
  * DISPATCH_OUTCOMES.includes(record.outcome); // true
  */
-export const DISPATCH_OUTCOMES = ['sent', 'retrying', 'failed', 'logged', 'skipped_cooldown', 'skipped_no_notifier'] as const;
+export const DISPATCH_OUTCOMES = ['sent', 'retrying', 'failed', 'logged', 'skipped_cooldown', 'skipped_no_notifier', 'pending'] as const;
 export type DispatchOutcome = (typeof DISPATCH_OUTCOMES)[number];
 
-/** Why a dispatch ran: a batch pass (`POST /api/dispatch`) or a webhook that raised an immediate alert. */
-export type DispatchTrigger = 'batch' | 'webhook';
+/**
+ * Why a dispatch ran: a batch pass (`POST /api/dispatch`), a webhook that raised an immediate alert,
+ * a person's click or API call (`manual`: a resend, an offer), or an automatic offer (`auto`).
+ */
+export type DispatchTrigger = 'batch' | 'webhook' | 'manual' | 'auto';
+
+/**
+ * A channel of the dispatch log: every delivery channel, plus `offer` (a one-click offer granted
+ * through RevenueCat), which is recorded in the log but never planned by `planDispatch`.
+ */
+export type DispatchChannel = DeliveryChannel | 'offer';
 
 /** One line of the dispatch log. `at` is the service clock's time (epoch ms). */
 export interface DispatchRecord {
@@ -26,13 +39,35 @@ export interface DispatchRecord {
   action: Action;
   urgency: Urgency;
   risk_score: number;
-  channel: DeliveryChannel;
+  channel: DispatchChannel;
   outcome: DispatchOutcome;
-  /** 1 for the first attempt; 0 when nothing was attempted (logged, skipped). */
+  /** 1 for the first attempt; 0 when nothing was attempted (logged, skipped, pending). */
   attempt: number;
   error: string | null;
   trigger: DispatchTrigger;
+  /**
+   * The id of the delivery's first record, shared by all its attempts (a record that starts a
+   * delivery has `delivery_id === id`); null for records written before schema version 8.
+   */
+  delivery_id: number | null;
+  /** What the delivery went to: a webhook endpoint's name, an offer's entitlement id; else null. */
+  target: string | null;
+  /**
+   * JSON text. A webhook: the exact body sent (a retry or a restart resends these bytes), and on a
+   * final refusal the receiver's answer `{"status":..,"body":..}`. An offer: what its writer records.
+   */
+  detail: string | null;
+  /** Who acted, for manual actions (a resend, an offer); null otherwise. */
+  actor: string | null;
 }
+
+/**
+ * What `DispatchLog.append` takes: a record without its id; the version 8 fields are optional
+ * (`target`, `detail`, `actor` default to null). An omitted `delivery_id` starts a delivery (the
+ * store sets it to the new record's id); pass the first record's id for a later attempt, or null.
+ */
+export type DispatchEntry = Omit<DispatchRecord, 'id' | 'delivery_id' | 'target' | 'detail' | 'actor'> &
+  Partial<Pick<DispatchRecord, 'delivery_id' | 'target' | 'detail' | 'actor'>>;
 
 /** A page of the log, newest first; pass `next_cursor` back as `before` for the next page. */
 export interface DispatchPage {
@@ -51,7 +86,7 @@ export interface DispatchQuery {
 
 /** One line of `DispatchLog.tally`: records of one channel and outcome. */
 export interface DispatchTally {
-  channel: DeliveryChannel;
+  channel: DispatchChannel;
   outcome: DispatchOutcome;
   count: number;
 }
@@ -62,7 +97,8 @@ export interface DispatchTally {
  * or two replicas, can race for the same alert.
  */
 export interface DispatchLog {
-  append(entry: Omit<DispatchRecord, 'id'>): Promise<DispatchRecord>;
+  /** Stores `entry` with the next id (see `DispatchEntry` for the defaults) and returns the stored record. */
+  append(entry: DispatchEntry): Promise<DispatchRecord>;
   /**
    * Newest first (by id), records with `id < before` when given; only those of `customer_id`, and
    * only those with `at >= since`, when given. Durable stores read a customer's records from an
@@ -74,6 +110,14 @@ export interface DispatchLog {
    * an index by `at`: the dashboard's "alerts today" without reading the records.
    */
   tally(since: number): Promise<DispatchTally[]>;
+  /**
+   * What a restart must still send: the newest record of each delivery whose newest record is
+   * `pending` or `retrying`, oldest delivery first, at most `limit`. Records without a
+   * `delivery_id` (before version 8) are never unfinished.
+   */
+  unfinished(limit: number): Promise<DispatchRecord[]>;
+  /** Every record of delivery `deliveryId` (the id of its first record), oldest first; [] when unknown. */
+  delivery(deliveryId: number): Promise<DispatchRecord[]>;
   /** Marks `key` as alerted until `now + cooldownMs`; false (and no change) if it already is at `now`. */
   claimCooldown(key: string, now: number, cooldownMs: number): Promise<boolean>;
   /** Drops the mark of `key` (after a failed delivery, so the next pass may try again). */

@@ -51,10 +51,10 @@ export async function getDashboardSummary(deps: Deps, webhooks: WebhookCounts, e
   const byBand = Object.fromEntries(await Promise.all(RISK_BANDS.map(async (band) => [band, await countWhere(store, deps, { band })])));
   const atRisk = await store.atRisk({ limit: 1 }, storeContext(deps));
   const dayStart = now - (now % DAY_MS);
-  const alerts = { email: 0, chat: 0, log: 0 };
+  const alerts = { email: 0, chat: 0, log: 0, webhook: 0 };
   // Sandbox subscribers never alert: their day is empty by definition.
   if (environment !== 'sandbox') {
-    for (const { channel, outcome, count } of await deps.dispatchLog.tally(dayStart)) if (outcome === 'sent' || outcome === 'logged') alerts[channel] += count;
+    for (const { channel, outcome, count } of await deps.dispatchLog.tally(dayStart)) if (channel !== 'offer' && (outcome === 'sent' || outcome === 'logged')) alerts[channel] += count;
   }
   return {
     status: 200,
@@ -110,7 +110,7 @@ export async function dispatchSubscriber(deps: Deps & Pick<RetentionRuntime, 'di
   const planned = deliveries.map(({ channel, alert }) => ({ customer_id: customerId, action: alert.recommendation.action, urgency: alert.recommendation.urgency, channel }));
   if (dryRun) {
     const none = () => Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, 0]));
-    const body = { dry_run: true, subscribers: 1, deliveries: deliveries.length, outcomes: none(), channels: { email: none(), chat: none(), log: none() }, planned };
+    const body = { dry_run: true, subscribers: 1, deliveries: deliveries.length, outcomes: none(), channels: { email: none(), chat: none(), log: none(), webhook: none() }, planned };
     return { status: 200, body };
   }
   const summary = await deps.dispatcher.run(deliveries, 'batch');

@@ -54,8 +54,8 @@ export const summaryResponseSchema = z.object({
   by_band: counts.meta({ description: 'Subscribers per risk band.' }),
   at_risk: z.object({ min_score: z.number().int(), subscribers: z.number().int(), monthly_value_usd: z.number() }).meta({ description: 'Subscribers scoring `bands.high` or more and their summed monthly value (USD).' }),
   alerts_today: z
-    .object({ day_start: z.number().int(), email: z.number().int(), chat: z.number().int(), log: z.number().int(), complete: z.boolean() })
-    .meta({ description: 'Attempts sent (email, chat) or logged (log) since 00:00 UTC of the service clock, counted on the log\'s index by time; `complete` is always true (kept for compatibility).' }),
+    .object({ day_start: z.number().int(), email: z.number().int(), chat: z.number().int(), log: z.number().int(), webhook: z.number().int(), complete: z.boolean() })
+    .meta({ description: 'Attempts sent (email, chat, webhook) or logged (log) since 00:00 UTC of the service clock, counted on the log\'s index by time; `complete` is always true (kept for compatibility).' }),
   webhooks_last_hour: z.object({ received: z.number().int(), rejected: z.number().int() }).meta({ description: 'Counted by this process; reset on restart.' }),
 });
 

@@ -36,7 +36,7 @@ export async function runDispatch(deps: Deps, body: DispatchBody): Promise<Handl
   }));
   if (body.dry_run === true) {
     const subscribers = new Set(planned.map((p) => p.customer_id)).size;
-    const empty = { email: zero(), chat: zero(), log: zero() };
+    const empty = { email: zero(), chat: zero(), log: zero(), webhook: zero() };
     return { status: 200, body: { dry_run: true, subscribers, deliveries: deliveries.length, outcomes: zero(), channels: empty, planned } };
   }
   const summary = await deps.dispatcher.run(deliveries, 'batch');

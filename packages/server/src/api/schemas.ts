@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { DISPATCH_OUTCOMES } from '../dispatch/dispatchLog.js';
 import { MAX_CURSOR_LENGTH } from './atRiskCursor.js';
 
-const DISPATCH_CHANNELS = ['email', 'chat', 'log'] as const;
+const DISPATCH_CHANNELS = ['email', 'chat', 'log', 'webhook'] as const;
+/** The log's channels: the delivery channels and `offer` (recorded, never planned). */
+const LOG_CHANNELS = [...DISPATCH_CHANNELS, 'offer'] as const;
 
 const epochMs = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 /** A query-string integer: digits only, then range-checked. */
@@ -212,11 +214,15 @@ export const dispatchesResponseSchema = z.object({
       action: z.enum(ACTIONS),
       urgency: z.enum(URGENCIES),
       risk_score: z.number().int(),
-      channel: z.enum(DISPATCH_CHANNELS),
+      channel: z.enum(LOG_CHANNELS),
       outcome: z.enum(DISPATCH_OUTCOMES),
       attempt: z.number().int(),
       error: z.string().nullable(),
-      trigger: z.enum(['batch', 'webhook']),
+      trigger: z.enum(['batch', 'webhook', 'manual', 'auto']),
+      delivery_id: z.number().int().nullable().meta({ description: "The id of the delivery's first record, shared by all its attempts; null for records written before schema version 8." }),
+      target: z.string().nullable().meta({ description: "A webhook endpoint's name; an offer's entitlement id; else null." }),
+      detail: z.string().nullable().meta({ description: "JSON text: a webhook's body as sent, and the receiver's answer to a refusal; an offer's grant." }),
+      actor: z.string().nullable().meta({ description: 'Who acted, for manual actions (a resend, an offer).' }),
     }),
   ),
   next_cursor: z.string().nullable(),

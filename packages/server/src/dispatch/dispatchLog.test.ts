@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryDispatchLog, type DispatchRecord } from './dispatchLog.js';
+import { createMemoryDispatchLog, type DispatchEntry, type DispatchRecord } from './dispatchLog.js';
 
-const entry = (customer_id: string): Omit<DispatchRecord, 'id'> => ({
+const entry = (customer_id: string): DispatchEntry => ({
   at: 0,
   customer_id,
   action: 'winback',

@@ -5,7 +5,7 @@
 import type { DispatchLog, DispatchRecord, DispatchTally } from '@tenure/core';
 
 export { DISPATCH_OUTCOMES } from '@tenure/core';
-export type { DispatchLog, DispatchOutcome, DispatchPage, DispatchQuery, DispatchRecord, DispatchTally, DispatchTrigger } from '@tenure/core';
+export type { DispatchChannel, DispatchEntry, DispatchLog, DispatchOutcome, DispatchPage, DispatchQuery, DispatchRecord, DispatchTally, DispatchTrigger } from '@tenure/core';
 
 /**
  * Returns an in-memory dispatch log keeping the latest `capacity` records (default 10 000) and the
@@ -29,7 +29,8 @@ export function createMemoryDispatchLog(capacity = 10_000): DispatchLog {
 
   return {
     async append(entry) {
-      const record: DispatchRecord = { id: nextId++, ...entry };
+      const id = nextId++;
+      const record: DispatchRecord = { id, ...entry, delivery_id: entry.delivery_id === undefined ? id : entry.delivery_id, target: entry.target ?? null, detail: entry.detail ?? null, actor: entry.actor ?? null };
       if (ring.length < capacity) ring.push(record);
       else {
         ring[start] = record;
@@ -50,6 +51,26 @@ export function createMemoryDispatchLog(capacity = 10_000): DispatchLog {
       const more = items.length > limit;
       if (more) items.pop();
       return { items, next_cursor: more ? items[items.length - 1]!.id : null };
+    },
+    async unfinished(limit) {
+      // The newest record of each delivery, found from the newest end; the bounded ring is scanned.
+      const newest = new Map<number, DispatchRecord>();
+      for (let i = ring.length - 1; i >= 0; i--) {
+        const record = ring[(start + i) % ring.length]!;
+        if (record.delivery_id !== null && !newest.has(record.delivery_id)) newest.set(record.delivery_id, record);
+      }
+      return [...newest.values()]
+        .filter((r) => r.outcome === 'pending' || r.outcome === 'retrying')
+        .sort((a, b) => a.delivery_id! - b.delivery_id!)
+        .slice(0, Math.max(0, Math.floor(limit)));
+    },
+    async delivery(deliveryId) {
+      const records: DispatchRecord[] = [];
+      for (let i = 0; i < ring.length; i++) {
+        const record = ring[(start + i) % ring.length]!;
+        if (record.delivery_id === deliveryId) records.push(record);
+      }
+      return records;
     },
     async tally(since) {
       const counts = new Map<string, DispatchTally>();

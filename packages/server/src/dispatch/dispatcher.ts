@@ -192,7 +192,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatcher {
         subscribers: new Set(deliveries.map((d) => d.alert.customer_id)).size,
         deliveries: deliveries.length,
         outcomes: zeroCounts(),
-        channels: { email: zeroCounts(), chat: zeroCounts(), log: zeroCounts() },
+        channels: { email: zeroCounts(), chat: zeroCounts(), log: zeroCounts(), webhook: zeroCounts() },
       };
       const work = Promise.all(deliveries.map((d) => settle(d, trigger)));
       inFlight.add(work);

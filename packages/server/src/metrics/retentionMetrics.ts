@@ -16,7 +16,7 @@ import { WEBHOOK_OUTCOMES, WEBHOOK_TYPE_LABELS, webhookOutcomeIndex, webhookType
 export const STORE_OPERATIONS = ['apply', 'at_risk'] as const;
 export type StoreOperation = (typeof STORE_OPERATIONS)[number];
 
-const CHANNELS: readonly DeliveryChannel[] = ['email', 'chat', 'log'];
+const CHANNELS: readonly DeliveryChannel[] = ['email', 'chat', 'log', 'webhook'];
 
 /** Where the subscriber gauges read from at scrape time: the production store, at the service's now. */
 export interface SubscriberSource {

@@ -96,7 +96,7 @@ describe('GET /api/dashboard/summary', () => {
     expect(body.by_state).toMatchObject({ churned: 1, billing_issue: 1, pending_cancel: 1, trialing: 1, active: 2 });
     expect(body.by_band).toEqual({ critical: 2, high: 1, medium: 1, low: 2 });
     expect(body.at_risk).toEqual({ min_score: 60, subscribers: 3, monthly_value_usd: 29.97 });
-    expect(body.alerts_today).toEqual({ day_start: T0 - (T0 % 86_400_000), email: 1, chat: 1, log: 0, complete: true });
+    expect(body.alerts_today).toEqual({ day_start: T0 - (T0 % 86_400_000), email: 1, chat: 1, log: 0, webhook: 0, complete: true });
     expect(body.webhooks_last_hour).toEqual({ received: 11, rejected: 1 });
   });
 

@@ -222,6 +222,24 @@ export const MIGRATIONS: readonly Migration[] = [
       -- before version 4): the next replay scans for them once (docs/storage.md, replay)
       INSERT INTO ${s}.meta (key, value) SELECT 'relink_pending', '1' WHERE EXISTS (SELECT 1 FROM ${s}.events);`,
   },
+  {
+    version: 8,
+    name: 'durable deliveries: dispatch records grouped by delivery, with target, detail and actor; the open deliveries indexed',
+    // Rows written before keep working: their new columns are NULL and they belong to no delivery.
+    sql: (s) => `
+      -- the id of the delivery's first record, shared by all its attempts
+      ALTER TABLE ${s}.dispatches ADD COLUMN delivery_id bigint;
+      -- a webhook endpoint's name, an offer's entitlement id
+      ALTER TABLE ${s}.dispatches ADD COLUMN target text;
+      -- JSON text: a webhook's exact body (resent as is) and a refusal's answer; an offer's grant
+      ALTER TABLE ${s}.dispatches ADD COLUMN detail text;
+      -- who acted, for manual actions (resend, offer)
+      ALTER TABLE ${s}.dispatches ADD COLUMN actor text;
+      -- one delivery's records, oldest first
+      CREATE INDEX dispatches_by_delivery ON ${s}.dispatches (delivery_id, id);
+      -- what a restart must still send: records left pending or retrying
+      CREATE INDEX dispatches_open ON ${s}.dispatches (delivery_id, id) WHERE outcome IN ('pending', 'retrying');`,
+  },
 ];
 
 /** The advisory lock key of migrations (the bytes of "tenure"), the same for every schema. */

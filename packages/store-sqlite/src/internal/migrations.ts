@@ -99,6 +99,21 @@
  *                                                       (records from before version 4), then
  *                                                       removes it
  * ```
+ *
+ * Version 8 (durable deliveries: signed webhooks, offers; docs/storage.md):
+ *
+ * ```
+ * dispatches       + delivery_id INTEGER    the id of the delivery's first record, shared by all
+ *                                           its attempts (NULL for rows written before)
+ *                  + target TEXT            a webhook endpoint's name, an offer's entitlement id
+ *                  + detail TEXT            JSON: a webhook's exact body (resent as is), the
+ *                                           receiver's answer to a refusal; an offer's grant
+ *                  + actor TEXT             who acted, for manual actions (resend, offer)
+ *                  index (delivery_id, id)  one delivery's records, oldest first
+ *                  index (delivery_id, id) WHERE outcome IN ('pending',    what a restart must
+ *                                                  'retrying')             still send
+ * ```
+ * Rows written before keep working: their new columns are NULL, and they belong to no delivery.
  */
 import type Database from 'better-sqlite3';
 
@@ -226,6 +241,14 @@ export const MIGRATIONS: readonly string[] = [
   -- A file that held events before this version may hold persons stored apart (written before
   -- version 4): the next replay scans for them once (docs/storage.md, replay). A new file has none.
   INSERT INTO meta (key, value) SELECT 'relink_pending', '1' WHERE EXISTS (SELECT 1 FROM events);
+  `,
+  `
+  ALTER TABLE dispatches ADD COLUMN delivery_id INTEGER;
+  ALTER TABLE dispatches ADD COLUMN target TEXT;
+  ALTER TABLE dispatches ADD COLUMN detail TEXT;
+  ALTER TABLE dispatches ADD COLUMN actor TEXT;
+  CREATE INDEX dispatches_by_delivery ON dispatches (delivery_id, id);
+  CREATE INDEX dispatches_open ON dispatches (delivery_id, id) WHERE outcome IN ('pending', 'retrying');
   `,
 ];
 

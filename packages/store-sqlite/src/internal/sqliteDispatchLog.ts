@@ -1,9 +1,10 @@
 /**
  * The dispatch log and cooldown marks in the store's file (`dispatches`, `cooldowns`), so a restart
- * or a second process on the same file never re-sends an alert inside its cooldown.
+ * or a second process on the same file never re-sends an alert inside its cooldown, and a delivery
+ * recorded `pending` or `retrying` is found again after a crash (schema version 8).
  */
 import type Database from 'better-sqlite3';
-import type { DispatchLog, DispatchQuery, DispatchRecord, DispatchTally } from '@tenure/core';
+import type { DispatchEntry, DispatchLog, DispatchQuery, DispatchRecord, DispatchTally } from '@tenure/core';
 
 interface DispatchRow extends Omit<DispatchRecord, 'trigger'> {
   triggered_by: DispatchRecord['trigger'];
@@ -15,9 +16,41 @@ const PRUNE_EVERY = 1000;
 /** Given an open, migrated database, returns the dispatch log kept in it. */
 export function createSqliteDispatchLog(db: Database.Database): DispatchLog {
   const insert = db.prepare(
-    `INSERT INTO dispatches (at, customer_id, action, urgency, risk_score, channel, outcome, attempt, error, triggered_by)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO dispatches (at, customer_id, action, urgency, risk_score, channel, outcome, attempt, error, triggered_by, delivery_id, target, detail, actor)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  // A record that starts a delivery is its own delivery: its id, known once inserted, in the same transaction.
+  const ownDelivery = db.prepare<[number]>('UPDATE dispatches SET delivery_id = id WHERE id = ?');
+  // Schema version 8: open records from a partial index by (delivery_id, id), each kept only when no
+  // later record of its delivery exists (a probe of the index by (delivery_id, id)).
+  const unfinished = db.prepare<[number], DispatchRow>(
+    `SELECT * FROM dispatches AS d WHERE d.outcome IN ('pending', 'retrying') AND d.delivery_id IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM dispatches AS n WHERE n.delivery_id = d.delivery_id AND n.id > d.id)
+     ORDER BY d.delivery_id LIMIT ?`,
+  );
+  const delivery = db.prepare<[number], DispatchRow>('SELECT * FROM dispatches WHERE delivery_id = ? ORDER BY id');
+  const append = db.transaction((entry: DispatchEntry): DispatchRecord => {
+    const { lastInsertRowid } = insert.run(
+      entry.at,
+      entry.customer_id,
+      entry.action,
+      entry.urgency,
+      entry.risk_score,
+      entry.channel,
+      entry.outcome,
+      entry.attempt,
+      entry.error,
+      entry.trigger,
+      entry.delivery_id ?? null,
+      entry.target ?? null,
+      entry.detail ?? null,
+      entry.actor ?? null,
+    );
+    const id = Number(lastInsertRowid);
+    if (entry.delivery_id === undefined) ownDelivery.run(id);
+    return { id, ...entry, delivery_id: entry.delivery_id === undefined ? id : entry.delivery_id, target: entry.target ?? null, detail: entry.detail ?? null, actor: entry.actor ?? null };
+  });
+  const toRecord = ({ triggered_by, ...rest }: DispatchRow): DispatchRecord => ({ ...rest, trigger: triggered_by });
   const page = db.prepare<[number, number], DispatchRow>('SELECT * FROM dispatches WHERE id < ? ORDER BY id DESC LIMIT ?');
   // Schema version 4: one customer's records from (customer_id, id); records since an instant from
   // (at, channel, outcome), sorted by id after (the range is the window asked for, e.g. one day).
@@ -48,27 +81,21 @@ export function createSqliteDispatchLog(db: Database.Database): DispatchLog {
 
   return {
     async append(entry) {
-      const { lastInsertRowid } = insert.run(
-        entry.at,
-        entry.customer_id,
-        entry.action,
-        entry.urgency,
-        entry.risk_score,
-        entry.channel,
-        entry.outcome,
-        entry.attempt,
-        entry.error,
-        entry.trigger,
-      );
-      return { id: Number(lastInsertRowid), ...entry };
+      return append(entry);
     },
     async list(query) {
       const n = Math.max(0, Math.floor(query.limit));
       const rows = read(query, n + 1);
       const more = rows.length > n;
-      const items = (more ? rows.slice(0, n) : rows).map(({ triggered_by, ...rest }): DispatchRecord => ({ ...rest, trigger: triggered_by }));
+      const items = (more ? rows.slice(0, n) : rows).map(toRecord);
       const last = items[items.length - 1];
       return { items, next_cursor: more && last !== undefined ? last.id : null };
+    },
+    async unfinished(limit) {
+      return unfinished.all(Math.max(0, Math.floor(limit))).map(toRecord);
+    },
+    async delivery(deliveryId) {
+      return delivery.all(deliveryId).map(toRecord);
     },
     async tally(from) {
       return tally.all(from);
