@@ -9,6 +9,7 @@ import {
   shouldAutoDispatch,
   type ConfigCalibration,
   type ConfigOverrides,
+  type Offer,
   type Subscriber,
   type SubscriberStore,
   type TenureConfig,
@@ -23,6 +24,9 @@ import { createBearerMatcher, createSecretMatcher, type SecretMatcher } from '..
 import { createLogger, type Logger } from '../log/logger.js';
 import type { Notifier } from '../notify/notifier.js';
 import { createMemorySubscriberStore } from '../store/memorySubscriberStore.js';
+import { createApiV2Client } from '../backfill/apiV2Client.js';
+import { DEFAULT_API_BASE_URL } from '../backfill/backfillArgs.js';
+import { createOfferGrants, type OfferGrants } from '../offers/offerGrants.js';
 import { instrumentStore } from '../metrics/instrumentStore.js';
 import { createRetentionMetrics, type RetentionMetrics } from '../metrics/retentionMetrics.js';
 import { storeContext } from '../store/storeContext.js';
@@ -88,6 +92,22 @@ export interface RetentionOptions {
   /** METRICS_PUBLIC: serve `GET /metrics` without the API key even when one is set. Default false. */
   metricsPublic?: boolean;
   dispatch?: DispatchOptions;
+  /**
+   * One-click offers granted through RevenueCat's API v2 (`resolveOffers` of the configuration
+   * file's `offers`), the secret key, the project and optionally the base URL (default
+   * `https://api.revenuecat.com/v2`). Default none: the offer route answers 400.
+   */
+  offers?: OffersOptions;
+}
+
+/** Offers and how to reach RevenueCat's API v2 to grant them. */
+export interface OffersOptions {
+  offers: readonly Offer[];
+  apiKey: string;
+  project: string;
+  baseUrl?: string | undefined;
+  /** Per grant request; default 10 000 ms (a person waits for it). */
+  timeoutMs?: number;
 }
 
 /** What the handlers share. Internal: built once per app or listener. */
@@ -109,6 +129,8 @@ export interface RetentionRuntime {
   dispatchLog: DispatchLog;
   autoDispatch: boolean;
   notifiers: readonly Notifier[];
+  /** The offers and their grants; undefined when none are configured. */
+  offers: OfferGrants | undefined;
   /** Auto-dispatch for one subscriber (called after a webhook's response); undefined when off. */
   afterApplied: ((subscriber: Subscriber) => void) | undefined;
   /** Prometheus metrics of this runtime (its own registry). */
@@ -163,6 +185,19 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     onOutcome: metrics.dispatched,
     ...(d.alertLink === undefined ? {} : { alertLink: d.alertLink }),
   });
+  const o = options.offers;
+  const offers =
+    o === undefined || o.offers.length === 0
+      ? undefined
+      : createOfferGrants({
+          offers: o.offers,
+          // A person waits for the answer: one retry of a 5xx or a network failure, one 429 waited out.
+          api: createApiV2Client({ baseUrl: o.baseUrl ?? DEFAULT_API_BASE_URL, apiKey: o.apiKey, timeoutMs: o.timeoutMs ?? 10_000, maxRetries: 1, maxRateLimitWaits: 1 }),
+          project: o.project,
+          log: dispatchLog,
+          clock,
+          logger,
+        });
   const autoDispatch = d.auto ?? true;
   let closing = false;
   const sweep = startAtRiskSweep({ store, clock, config, logger, intervalMs: options.sweepIntervalMs ?? 1000 });
@@ -171,9 +206,13 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     try {
       const assessment = assessSubscriber(subscriber, clock.now(), config);
       if (!shouldAutoDispatch(assessment)) return;
-      dispatcher.run(planDispatch([assessment]), 'webhook').catch((error: unknown) => {
-        logger.error({ err: String(error), customer_id: subscriber.customer_id }, 'auto-dispatch failed');
-      });
+      const deliveries = planDispatch([assessment]);
+      if (dispatcher.canSend) {
+        dispatcher.run(deliveries, 'webhook').catch((error: unknown) => {
+          logger.error({ err: String(error), customer_id: subscriber.customer_id }, 'auto-dispatch failed');
+        });
+      }
+      if (offers?.hasAuto === true) void offers.grantAuto(deliveries.map((delivery) => delivery.alert));
     } catch (error) {
       logger.error({ err: String(error), customer_id: subscriber.customer_id }, 'auto-dispatch failed');
     }
@@ -192,10 +231,11 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     apiAuth: createBearerMatcher(options.apiKey),
     dispatcher,
     dispatchLog,
+    offers,
     autoDispatch,
     notifiers,
-    // Auto-dispatch only ever sends immediate alerts: without a channel there is nothing to schedule.
-    afterApplied: autoDispatch && dispatcher.canSend ? autoDispatchOne : undefined,
+    // Auto-dispatch only ever sends immediate alerts: without a channel or an automatic offer there is nothing to schedule.
+    afterApplied: autoDispatch && (dispatcher.canSend || offers?.hasAuto === true) ? autoDispatchOne : undefined,
     metrics,
     metricsPublic: options.metricsPublic ?? false,
     // The stores themselves (not the instrumented one): a probe's lookups stay out of the store latency metrics.
@@ -203,7 +243,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     async close(signal) {
       closing = true; // from now on /ready answers 503, so a load balancer stops sending traffic
       await sweep.stop(); // before the store closes under it
-      await dispatcher.drain(signal);
+      await Promise.all([dispatcher.drain(signal), offers?.idle()]);
       await Promise.allSettled(notifiers.map((n) => n.close?.()));
       await Promise.all([store.close(), sandboxStore.close()]);
     },

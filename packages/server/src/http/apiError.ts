@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   unauthorized: 401,
   not_found: 404,
+  conflict: 409,
   method_not_allowed: 405,
   request_timeout: 408,
   payload_too_large: 413,
@@ -22,6 +23,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   headers_too_large: 431,
   internal_error: 500,
+  bad_gateway: 502,
   unavailable: 503,
 } as const satisfies Record<string, number>;
 
