@@ -40,6 +40,17 @@ export interface SubscriberView {
   [field: string]: unknown;
 }
 
+/** An offer of the configuration file, as `GET api/subscribers/{id}` shows it. */
+export interface OfferView {
+  action: string;
+  entitlement: string;
+  duration: string;
+  auto: boolean;
+  daily_cap: number;
+  cooldown: string;
+  recommended: boolean;
+}
+
 export interface DispatchRecord {
   id: number;
   at: number;
@@ -50,6 +61,9 @@ export interface DispatchRecord {
   attempt: number;
   error: string | null;
   trigger: string;
+  /** Since dispatch log v8: what it went to (an offer's entitlement) and who acted. */
+  target?: string | null;
+  actor?: string | null;
 }
 
 export interface SubscriberDashboard {
