@@ -9,7 +9,6 @@ import {
   shouldAutoDispatch,
   type ConfigCalibration,
   type ConfigOverrides,
-  type Offer,
   type Subscriber,
   type SubscriberStore,
   type TenureConfig,
@@ -24,9 +23,8 @@ import { createBearerMatcher, createSecretMatcher, type SecretMatcher } from '..
 import { createLogger, type Logger } from '../log/logger.js';
 import type { Notifier } from '../notify/notifier.js';
 import { createMemorySubscriberStore } from '../store/memorySubscriberStore.js';
-import { createApiV2Client } from '../backfill/apiV2Client.js';
-import { DEFAULT_API_BASE_URL } from '../backfill/backfillArgs.js';
-import { createOfferGrants, type OfferGrants } from '../offers/offerGrants.js';
+import type { OfferGrants } from '../offers/offerGrants.js';
+import { offerGrantsOf, type OffersOptions } from '../offers/offersOptions.js';
 import { instrumentStore } from '../metrics/instrumentStore.js';
 import { createRetentionMetrics, type RetentionMetrics } from '../metrics/retentionMetrics.js';
 import { storeContext } from '../store/storeContext.js';
@@ -98,16 +96,6 @@ export interface RetentionOptions {
    * `https://api.revenuecat.com/v2`). Default none: the offer route answers 400.
    */
   offers?: OffersOptions;
-}
-
-/** Offers and how to reach RevenueCat's API v2 to grant them. */
-export interface OffersOptions {
-  offers: readonly Offer[];
-  apiKey: string;
-  project: string;
-  baseUrl?: string | undefined;
-  /** Per grant request; default 10 000 ms (a person waits for it). */
-  timeoutMs?: number;
 }
 
 /** What the handlers share. Internal: built once per app or listener. */
@@ -185,19 +173,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     onOutcome: metrics.dispatched,
     ...(d.alertLink === undefined ? {} : { alertLink: d.alertLink }),
   });
-  const o = options.offers;
-  const offers =
-    o === undefined || o.offers.length === 0
-      ? undefined
-      : createOfferGrants({
-          offers: o.offers,
-          // A person waits for the answer: one retry of a 5xx or a network failure, one 429 waited out.
-          api: createApiV2Client({ baseUrl: o.baseUrl ?? DEFAULT_API_BASE_URL, apiKey: o.apiKey, timeoutMs: o.timeoutMs ?? 10_000, maxRetries: 1, maxRateLimitWaits: 1 }),
-          project: o.project,
-          log: dispatchLog,
-          clock,
-          logger,
-        });
+  const offers = offerGrantsOf(options.offers, { log: dispatchLog, clock, logger });
   const autoDispatch = d.auto ?? true;
   let closing = false;
   const sweep = startAtRiskSweep({ store, clock, config, logger, intervalMs: options.sweepIntervalMs ?? 1000 });

@@ -4,7 +4,7 @@
  * `dispatch.cooldown_hours`, else 24 hours; a flag or variable replaces every cooldown of the file.
  */
 import { DEFAULT_COOLDOWN_HOURS, resolveOffers, rulesOf, type ConfigCalibration, type TenureConfig } from '@tenure/core';
-import type { OffersOptions } from '../app/retentionOptions.js';
+import type { OffersOptions } from '../offers/offersOptions.js';
 import { configProblemsMessage, readConfigFile } from '../config/readConfigFile.js';
 import { cooldownsMsOf, type CooldownOverrides } from '../config/serviceConfig.js';
 import type { ServeConfig } from './serveConfig.js';
