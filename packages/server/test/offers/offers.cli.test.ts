@@ -46,9 +46,13 @@ describe('tenure serve with offers in the configuration file', () => {
     const sim = await startOfferSim(['ann']);
     try {
       const file = write('good.json', { offers: { winback: { entitlement: sim.pro, duration: 'P7D' } } });
-      const { result } = serve(['--config', file, '--revenuecat-project', sim.project], { REVENUECAT_API_KEY: SIM_KEY, REVENUECAT_API_BASE_URL: `${sim.running.url}/v2` });
+      const { c, result } = serve(['--config', file, '--revenuecat-project', sim.project], { REVENUECAT_API_KEY: SIM_KEY, REVENUECAT_API_BASE_URL: `${sim.running.url}/v2` });
       const { code, running } = await result;
       expect(code).toBe(0);
+      // The start line names the offers (never the key).
+      const start = c.logs.find((l) => typeof l['url'] === 'string');
+      expect(start?.['offers']).toEqual([`winback: ${sim.pro} for P7D`]);
+      expect(JSON.stringify(c.logs)).not.toContain(SIM_KEY);
       try {
         const post = (path: string, body: unknown) => fetch(running!.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
         for (const [name, id] of [['initial_purchase', 'ann-1'], ['expiration', 'ann-2']] as const) {
