@@ -58,7 +58,8 @@ export async function grantOffer(deps: Deps, customerId: string, action: string,
       return apiError('conflict', `"${customerId}" was granted the ${action} offer within its cooldown (${outcome.cooldown})`, 'action');
     case 'cap_reached':
     case 'no_offer':
-      // A manual grant takes no cap slot, and the offer was found above.
+    case 'error':
+      // A manual grant takes no cap slot, the offer was found above, and its errors are thrown (the edge answers 500).
       return apiError('internal_error', `unexpected offer outcome ${outcome.kind}`);
   }
 }

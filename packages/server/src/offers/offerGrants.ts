@@ -47,7 +47,9 @@ export type GrantOutcome =
   | { kind: 'failed'; grant: Grant; answer: GrantAnswer; record: DispatchRecord }
   | { kind: 'no_offer' }
   | { kind: 'cooldown'; cooldown: string }
-  | { kind: 'cap_reached'; daily_cap: number };
+  | { kind: 'cap_reached'; daily_cap: number }
+  /** An automatic grant whose bookkeeping (the dispatch log) failed; logged at error. */
+  | { kind: 'error'; message: string };
 
 /** Who asked for a grant, for whom and why. */
 export interface GrantRequest {
@@ -106,7 +108,7 @@ const answerOf = (error: unknown): GrantAnswer =>
  * failed grant gives its mark and the person's cooldown back.
  *
  * @example
- * const outcome = await offers.grant({ assessment, action: 'winback', trigger: 'manual', actor: 'api' });
+ * const outcome = await offers.grant(manualRequest(assessSubscriber(subscriber, now, config), 'winback', 'api'));
  * if (outcome.kind === 'granted') outcome.answer.status; // 201
  */
 export function createOfferGrants(deps: OfferGrantsDeps): OfferGrants {
@@ -209,7 +211,7 @@ export function createOfferGrants(deps: OfferGrantsDeps): OfferGrants {
         work.push(
           grantNow({ customer_id: alert.customer_id, person_id, risk_score: alert.risk.score, urgency: alert.recommendation.urgency, action, trigger: 'auto', actor: null }).catch((error: unknown): GrantOutcome => {
             deps.logger.error({ err: String(error), customer_id: alert.customer_id, action }, 'automatic offer failed');
-            return { kind: 'no_offer' };
+            return { kind: 'error', message: String(error) };
           }),
         );
       }
