@@ -77,6 +77,8 @@ export { DEFAULT_CONFIG, DAY_MS, resolveConfig } from './config/defaultConfig.js
 export type { TenureConfig, ConfigOverrides } from './config/defaultConfig.js';
 export { CONFIG_FILE_VERSION, configFileSchema, parseConfigFile, validateConfigFile, resolveConfigFile, rulesOf, toConfigFile, DEFAULT_COOLDOWN_HOURS, isWebhookSecret } from './config/configFile.js';
 export type { ConfigFile, ConfigCalibration, CooldownTable, EffectiveConfig } from './config/configFile.js';
+export { durationMs, OFFER_DEFAULTS, offersSchema, resolveOffers } from './config/offersConfig.js';
+export type { Offer, OffersConfig } from './config/offersConfig.js';
 
 // --- Risk ---
 export { RISK_BANDS } from './risk/risk.js';

@@ -9,6 +9,7 @@
 // --- App, listener, server ---
 export { createRetentionApp, closeRetentionApp } from './app/createRetentionApp.js';
 export type { RetentionOptions, DispatchOptions } from './app/retentionOptions.js';
+export type { OffersOptions } from './offers/offersOptions.js';
 export { createRetentionRequestListener } from './webhook/createRetentionRequestListener.js';
 export type { RetentionRequestListener } from './webhook/createRetentionRequestListener.js';
 export { createRetentionFetchHandler } from './fetch/createRetentionFetchHandler.js';

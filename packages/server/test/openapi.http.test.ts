@@ -24,6 +24,7 @@ describe('GET /openapi.json', () => {
       '/api/subscribers/{customer_id}/activity',
       '/api/subscribers/{customer_id}/dispatch',
       '/api/subscribers/{customer_id}/events',
+      '/api/subscribers/{customer_id}/offers/{action}',
       '/api/subscribers/{customer_id}/recommend',
       '/health',
       '/metrics',
@@ -62,7 +63,7 @@ describe('GET /openapi.json', () => {
     expect(config.security).toEqual([{ bearer: [] }]);
     const body = config.responses['200'].content['application/json'].schema;
     expect(body.required).toEqual(['source', 'hash', 'config', 'calibration', 'alert_webhooks']);
-    expect(Object.keys(body.properties.config.properties)).toEqual(['version', 'risk', 'bands', 'recommend', 'dispatch', 'alert_webhooks', 'calibration', 'tuned']);
+    expect(Object.keys(body.properties.config.properties)).toEqual(['version', 'risk', 'bands', 'recommend', 'dispatch', 'alert_webhooks', 'calibration', 'offers', 'tuned']);
     const json = (path: string, method = 'get') => doc.paths[path][method].responses['200'].content['application/json'].schema;
     for (const schema of [json('/api/subscribers/{customer_id}'), json('/api/subscribers/{customer_id}/recommend'), json('/api/at-risk').properties.items.items]) {
       expect(schema.properties.churn_probability).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });

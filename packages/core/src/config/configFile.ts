@@ -13,6 +13,7 @@ import { URGENCIES, type Urgency } from '../recommend/recommendation.js';
 import { err, ok, type FieldError, type Result } from '../result.js';
 import { SUBSCRIBER_STATES, type SubscriberState } from '../subscriber/subscriber.js';
 import { DEFAULT_CONFIG, resolveConfig, type ConfigOverrides, type TenureConfig } from './defaultConfig.js';
+import { offersSchema } from './offersConfig.js';
 
 /** The format version `toConfigFile` writes. */
 export const CONFIG_FILE_VERSION = 1;
@@ -170,6 +171,8 @@ export const configFileSchema = z.strictObject({
     })
     .optional(),
   calibration: calibrationSchema.nullable().optional(),
+  /** One-click offers granted through RevenueCat, per recommended action (`offersConfig.ts`); read by the service, not by the rules. */
+  offers: offersSchema.optional(),
   /** How `tenure tune` made the file (history, seed, the training and holdout periods, their figures); never read. */
   tuned: z.record(z.string(), z.unknown()).optional(),
 });

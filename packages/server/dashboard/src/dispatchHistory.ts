@@ -17,6 +17,10 @@ function answerOf(r: DispatchRecord): { status: number; body: string } | null {
   }
 }
 
+/** The channel and its target; for an offer what was granted and by whom ("offer: pro, by dashboard"). */
+const channelText = (r: DispatchRecord): string =>
+  r.channel === 'offer' ? `offer: ${r.target ?? '?'}${r.actor ? `, by ${r.actor}` : ''}` : r.target === null ? r.channel : `${r.channel} → ${r.target}`;
+
 /**
  * Given the history and what to do after a resend started (reload with a message), returns the
  * table; the newest record of each failed webhook delivery carries the resend button.
@@ -49,7 +53,7 @@ export function dispatchHistory(d: SubscriberDashboard['dispatches'], onResent: 
       'tr',
       { 'data-outcome': r.outcome, 'data-channel': r.channel, 'data-delivery': r.delivery_id ?? '', ...(answer === null ? {} : { 'data-answer-status': answer.status }) },
       h('td', {}, when(r.at)),
-      h('td', {}, r.target === null ? r.channel : `${r.channel} → ${r.target}`),
+      h('td', {}, channelText(r)),
       h('td', {}, words(r.action)),
       h('td', {}, outcome),
       h('td', {}, r.attempt),

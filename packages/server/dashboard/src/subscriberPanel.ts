@@ -10,7 +10,8 @@ import { api, currentEnvironment, environmentQuery, query } from './api.js';
 import { churnHorizon } from './calibration.js';
 import { dispatchHistory } from './dispatchHistory.js';
 import { bandChip, byId, h, scoreBar, usd, when, words } from './dom.js';
-import type { EventsPage, Recommendation, StoredEvent, SubscriberDashboard, SubscriberView } from './types.js';
+import { offerButton } from './offerButton.js';
+import type { EventsPage, OfferView, Recommendation, StoredEvent, SubscriberDashboard, SubscriberView } from './types.js';
 
 /** Events per page of the timeline. */
 const TIMELINE_PAGE = 20;
@@ -38,6 +39,7 @@ function facts(s: SubscriberView): HTMLElement {
     ['Auto-resumes', when(s['auto_resume_at'] as number | null)],
     ['Cancel reason', String(s['cancel_reason'] ?? '–')],
     ['Temporary access until', when(s['temporary_access_until'] as number | null)],
+    ['Promotional access until', when(s['promotional_access_until'] as number | null)],
     ['Original app user id', String(s['original_app_user_id'] ?? '–')],
     ['Aliases', ((s['aliases'] as string[] | undefined) ?? []).join(', ') || '–'],
   ];
@@ -124,8 +126,9 @@ function breakdown(s: SubscriberView): HTMLElement {
   return h('div', { class: 'breakdown', id: 'breakdown' }, ...bars, h('p', { class: 'muted small' }, `Score ${s.risk_score}${clamped}.`));
 }
 
-const recommendation = (r: Recommendation) =>
-  h('li', { 'data-action': r.action }, h('b', {}, words(r.action)), h('span', { class: 'tag' }, r.urgency), h('span', { class: 'tag' }, `#${r.priority}`), h('br'), r.reason);
+/** One recommendation, with its offer's button when one is configured for its action. */
+const recommendation = (r: Recommendation, offer: HTMLElement | null = null) =>
+  h('li', { 'data-action': r.action }, h('b', {}, words(r.action)), h('span', { class: 'tag' }, r.urgency), h('span', { class: 'tag' }, `#${r.priority}`), h('br'), r.reason, offer);
 
 /** Reads the subscriber's view, recommendations and dashboard extras, and renders them (with `message` under the button). */
 export async function loadSubscriber(id: string, onError: (error: unknown) => void, message = ''): Promise<void> {
@@ -156,6 +159,11 @@ export async function loadSubscriber(id: string, onError: (error: unknown) => vo
       button.disabled = false;
     }
   });
+  const offers = new Map(((view['offers'] as OfferView[] | undefined) ?? []).map((o) => [o.action, o]));
+  const offerFor = (action: string): HTMLElement | null => {
+    const offer = offers.get(action);
+    return offer === undefined || sandbox ? null : offerButton(view.customer_id, offer, (text) => loadSubscriber(id, onError, text));
+  };
   const next = extra.next_change_at === null ? 'never without a new event' : when(extra.next_change_at);
   byId('subscriber-body').replaceChildren(
     h('div', { class: 'score-line' }, scoreBar(view.risk_score, view.risk_band), ' ', bandChip(view.risk_band), chance),
@@ -164,7 +172,7 @@ export async function loadSubscriber(id: string, onError: (error: unknown) => vo
       'div',
       { class: 'details' },
       h('div', {}, h('h3', {}, 'Record'), facts(view)),
-      h('div', {}, h('h3', {}, 'Score breakdown'), breakdown(view), h('h3', {}, 'Recommendations'), h('ol', { class: 'recs', id: 'recommendations' }, ...rec.recommendations.map(recommendation))),
+      h('div', {}, h('h3', {}, 'Score breakdown'), breakdown(view), h('h3', {}, 'Recommendations'), h('ol', { class: 'recs', id: 'recommendations' }, ...rec.recommendations.map((r) => recommendation(r, offerFor(r.action))))),
       h(
         'div',
         {},

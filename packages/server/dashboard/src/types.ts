@@ -40,6 +40,17 @@ export interface SubscriberView {
   [field: string]: unknown;
 }
 
+/** An offer of the configuration file, as `GET api/subscribers/{id}` shows it. */
+export interface OfferView {
+  action: string;
+  entitlement: string;
+  duration: string;
+  auto: boolean;
+  daily_cap: number;
+  cooldown: string;
+  recommended: boolean;
+}
+
 export interface DispatchRecord {
   id: number;
   at: number;

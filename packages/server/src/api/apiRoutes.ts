@@ -34,6 +34,8 @@ import {
   dispatchQuerySchema,
   environmentQuerySchema,
 } from './schemas.js';
+import { grantOffer } from './offerHandlers.js';
+import { offerBodySchema, offerParamsSchema } from './offerSchemas.js';
 import { getRecommendations, getSubscriber, listAtRisk, recordSubscriberActivity } from './subscriberHandlers.js';
 import { getDashboardTrends, getSubscriberEvents } from './timelineHandlers.js';
 
@@ -140,6 +142,18 @@ export function apiRoutes(rt: RetentionRuntime): ApiRoute[] {
         const body = validate(subscriberDispatchBodySchema, bodyOf(request));
         return body.ok ? dispatchSubscriber(rt, id, body.data.dry_run) : body.error;
       }),
+    },
+    {
+      method: 'POST',
+      path: '/subscribers/:customer_id/offers/:action',
+      handle: async (request) => {
+        const params = validate(offerParamsSchema, request.params);
+        if (!params.ok) return params.error;
+        const q = validate(noQuerySchema, request.query);
+        if (!q.ok) return q.error;
+        const body = validate(offerBodySchema, bodyOf(request));
+        return body.ok ? grantOffer(rt, params.data.customer_id, params.data.action, body.data.actor ?? 'api') : body.error;
+      },
     },
   ];
 }

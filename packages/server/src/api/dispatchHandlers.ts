@@ -7,7 +7,7 @@ import { storeContext } from '../store/storeContext.js';
 import { DEFAULT_PAGE_SIZE } from './atRiskCursor.js';
 import type { DispatchBody } from './schemas.js';
 
-type Deps = Pick<RetentionRuntime, 'store' | 'clock' | 'config' | 'dispatcher' | 'routing'>;
+type Deps = Pick<RetentionRuntime, 'store' | 'clock' | 'config' | 'dispatcher' | 'routing' | 'offers'>;
 
 const zero = (): Record<DispatchOutcome, number> =>
   Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, 0])) as Record<DispatchOutcome, number>;
@@ -39,7 +39,8 @@ export async function runDispatch(deps: Deps, body: DispatchBody): Promise<Handl
     const empty = { email: zero(), chat: zero(), log: zero(), webhook: zero() };
     return { status: 200, body: { dry_run: true, subscribers, deliveries: deliveries.length, outcomes: zero(), channels: empty, planned } };
   }
-  const summary = await deps.dispatcher.run(deliveries, 'batch');
+  // Automatic offers of the recommended actions go out beside the alerts (`offers.<action>.auto`).
+  const [summary] = await Promise.all([deps.dispatcher.run(deliveries, 'batch'), deps.offers?.hasAuto === true ? deps.offers.grantAuto(deliveries.map((d) => d.alert)) : []]);
   return { status: 200, body: { dry_run: false, ...summary, planned } };
 }
 

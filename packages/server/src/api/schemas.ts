@@ -6,6 +6,7 @@ import { ACTIONS, AT_RISK_SORTS, RISK_BANDS, SUBSCRIBER_STATES, URGENCIES, epoch
 import { z } from 'zod';
 import { DISPATCH_OUTCOMES } from '../dispatch/dispatchLog.js';
 import { MAX_CURSOR_LENGTH } from './atRiskCursor.js';
+import { offerViewSchema } from './offerSchemas.js';
 
 const DISPATCH_CHANNELS = ['email', 'chat', 'log', 'webhook'] as const;
 
@@ -162,6 +163,10 @@ export const subscriberResponseSchema = z.object({
   churn_probability: churnProbability,
   risk_band: z.enum(RISK_BANDS),
   breakdown: breakdownSchema,
+  offers: z
+    .array(offerViewSchema)
+    .optional()
+    .meta({ description: 'With offers configured (`offers` of the configuration file): each offer, and whether its action is recommended now; `POST /api/subscribers/{customer_id}/offers/{action}` grants one. Absent without offers.' }),
 });
 
 export const activityResponseSchema = z.object({ ok: z.literal(true), customer_id: z.string(), last_activity_at: nullableMs });

@@ -4,10 +4,11 @@ import type { RetentionRuntime } from '../app/retentionOptions.js';
 import { apiError, type HandlerResult } from '../http/apiError.js';
 import { storeContext } from '../store/storeContext.js';
 import { atRiskItem, recommendView, subscriberView } from './views.js';
+import { offersView } from './offerHandlers.js';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from './atRiskCursor.js';
 import type { AtRiskQuery, Environment } from './schemas.js';
 
-type Deps = Pick<RetentionRuntime, 'store' | 'sandboxStore' | 'clock' | 'config' | 'calibration'>;
+type Deps = Pick<RetentionRuntime, 'store' | 'sandboxStore' | 'clock' | 'config' | 'calibration'> & Partial<Pick<RetentionRuntime, 'offers'>>;
 
 /** The deps with `store` set to the environment's store. */
 const inEnvironment = (deps: Deps, environment: Environment | undefined): Deps =>
@@ -17,7 +18,7 @@ const unknownCustomer = (id: string) => apiError('not_found', `Unknown customer 
 
 /**
  * Given a customer id (and an environment, default production), returns 200 with the subscriber's
- * record, score and breakdown, or 404.
+ * record, score and breakdown (and, with offers configured, each offer: `offersView`), or 404.
  *
  * @example
  * await getSubscriber(runtime, 'user_1'); // { status: 200, body: { customer_id: 'user_1', state: 'active', ... } }
@@ -25,7 +26,10 @@ const unknownCustomer = (id: string) => apiError('not_found', `Unknown customer 
 export async function getSubscriber(deps: Deps, customerId: string, environment?: Environment): Promise<HandlerResult> {
   const subscriber = await inEnvironment(deps, environment).store.get(customerId);
   if (subscriber === undefined) return unknownCustomer(customerId);
-  return { status: 200, body: subscriberView(assessSubscriber(subscriber, deps.clock.now(), deps.config), environment, deps.calibration) };
+  const assessment = assessSubscriber(subscriber, deps.clock.now(), deps.config);
+  const view = subscriberView(assessment, environment, deps.calibration);
+  // Offers are granted to production customers only: a sandbox view shows none.
+  return { status: 200, body: deps.offers === undefined || environment === 'sandbox' ? view : { ...view, offers: offersView(assessment, deps.offers.offers) } };
 }
 
 /**

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { configResponseSchema } from '../api/configSchemas.js';
 import { dashboardOpenApiPaths } from '../api/dashboardOpenApi.js';
 import * as s from '../api/schemas.js';
+import { offerBodySchema, offerGrantResponseSchema, offerParamsSchema } from '../api/offerSchemas.js';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 const content = (schema: z.ZodType) => ({ 'application/json': { schema: json(schema) } });
@@ -79,6 +80,23 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
           parameters: customerParams,
           requestBody: { required: false, content: content(s.activityBodySchema) },
           ...api({ responses: { '200': ok('Recorded', s.activityResponseSchema), ...common, '404': err('Unknown customer') } }),
+        },
+      },
+      '/api/subscribers/{customer_id}/offers/{action}': {
+        post: {
+          summary: "Grant the action's offer (configuration file `offers`) through RevenueCat's API v2, recorded in the dispatch log",
+          parameters: [customerParam, { name: 'action', in: 'path', required: true, schema: json(offerParamsSchema.shape.action), description: 'A recommended action with an offer configured (`winback`, `loyalty_discount`, …).' }],
+          requestBody: { required: false, content: content(offerBodySchema) },
+          ...api({
+            responses: {
+              '200': ok('Granted: what was asked and RevenueCat’s answer', offerGrantResponseSchema),
+              '400': err('No offer configured for the action (`error.field` is `action`), or an invalid body'),
+              '401': err('Missing or wrong bearer token'),
+              '404': err('Unknown customer'),
+              '409': err('Within the offer’s cooldown for this person'),
+              '502': ok('RevenueCat refused or could not be reached: `error` beside `granted` and `revenuecat` (status null when unreachable); recorded as failed', offerGrantResponseSchema.extend({ error: s.errorBodySchema.shape.error })),
+            },
+          }),
         },
       },
       '/api/at-risk': {

@@ -26,6 +26,8 @@ import { createLogger, type Logger } from '../log/logger.js';
 import type { AlertWebhookNotifier } from '../notify/alertWebhookNotifier.js';
 import type { Notifier } from '../notify/notifier.js';
 import { createMemorySubscriberStore } from '../store/memorySubscriberStore.js';
+import type { OfferGrants } from '../offers/offerGrants.js';
+import { offerGrantsOf, type OffersOptions } from '../offers/offersOptions.js';
 import { instrumentStore } from '../metrics/instrumentStore.js';
 import { createRetentionMetrics, type RetentionMetrics } from '../metrics/retentionMetrics.js';
 import { storeContext } from '../store/storeContext.js';
@@ -96,6 +98,12 @@ export interface RetentionOptions {
   /** METRICS_PUBLIC: serve `GET /metrics` without the API key even when one is set. Default false. */
   metricsPublic?: boolean;
   dispatch?: DispatchOptions;
+  /**
+   * One-click offers granted through RevenueCat's API v2 (`resolveOffers` of the configuration
+   * file's `offers`), the secret key, the project and optionally the base URL (default
+   * `https://api.revenuecat.com/v2`). Default none: the offer route answers 400.
+   */
+  offers?: OffersOptions;
 }
 
 /** What the handlers share. Internal: built once per app or listener. */
@@ -121,6 +129,8 @@ export interface RetentionRuntime {
   routing: DispatchRouting;
   /** The webhook endpoints: name, URL origin (a path or query may hold a token) and urgencies, never the secret (`GET /api/config`). */
   alertWebhooks: readonly { name: string; origin: string; urgencies: readonly Urgency[] }[];
+  /** The offers and their grants; undefined when none are configured. */
+  offers: OfferGrants | undefined;
   /** Auto-dispatch for one subscriber (called after a webhook's response); undefined when off. */
   afterApplied: ((subscriber: Subscriber) => void) | undefined;
   /** Prometheus metrics of this runtime (its own registry). */
@@ -181,6 +191,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     onOutcome: metrics.dispatched,
     ...(d.alertLink === undefined ? {} : { alertLink: d.alertLink }),
   });
+  const offers = offerGrantsOf(options.offers, { log: dispatchLog, clock, logger });
   const autoDispatch = d.auto ?? true;
   let closing = false;
   const sweep = startAtRiskSweep({ store, clock, config, logger, intervalMs: options.sweepIntervalMs ?? 1000 });
@@ -189,9 +200,13 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     try {
       const assessment = assessSubscriber(subscriber, clock.now(), config);
       if (!shouldAutoDispatch(assessment)) return;
-      dispatcher.run(planDispatch([assessment], routing), 'webhook').catch((error: unknown) => {
-        logger.error({ err: String(error), customer_id: subscriber.customer_id }, 'auto-dispatch failed');
-      });
+      const deliveries = planDispatch([assessment], routing);
+      if (dispatcher.canSend) {
+        dispatcher.run(deliveries, 'webhook').catch((error: unknown) => {
+          logger.error({ err: String(error), customer_id: subscriber.customer_id }, 'auto-dispatch failed');
+        });
+      }
+      if (offers?.hasAuto === true) void offers.grantAuto(deliveries.map((delivery) => delivery.alert));
     } catch (error) {
       logger.error({ err: String(error), customer_id: subscriber.customer_id }, 'auto-dispatch failed');
     }
@@ -210,12 +225,13 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     apiAuth: createBearerMatcher(options.apiKey),
     dispatcher,
     dispatchLog,
+    offers,
     autoDispatch,
     notifiers,
     routing,
     alertWebhooks: webhooks.map((hook) => ({ name: hook.name, origin: hook.origin, urgencies: hook.urgencies })),
-    // Auto-dispatch only ever sends immediate alerts: without a channel there is nothing to schedule.
-    afterApplied: autoDispatch && dispatcher.canSend ? autoDispatchOne : undefined,
+    // Auto-dispatch only ever sends immediate alerts: without a channel or an automatic offer there is nothing to schedule.
+    afterApplied: autoDispatch && (dispatcher.canSend || offers?.hasAuto === true) ? autoDispatchOne : undefined,
     metrics,
     metricsPublic: options.metricsPublic ?? false,
     // The stores themselves (not the instrumented one): a probe's lookups stay out of the store latency metrics.
@@ -223,7 +239,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     async close(signal) {
       closing = true; // from now on /ready answers 503, so a load balancer stops sending traffic
       await sweep.stop(); // before the store closes under it
-      await dispatcher.drain(signal);
+      await Promise.all([dispatcher.drain(signal), offers?.idle()]);
       await Promise.allSettled(notifiers.map((n) => n.close?.()));
       await Promise.all([store.close(), sandboxStore.close()]);
     },

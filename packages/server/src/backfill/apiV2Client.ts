@@ -1,5 +1,5 @@
 /**
- * A small API v2 client for the backfill: GET with the secret key, a timeout per request, the
+ * A small API v2 client (the backfill's reads, the offers' grants): GET and POST with the secret key, a timeout per request, the
  * documented rate-limit headers honoured (it paces itself once usage nears the limit, and waits
  * out a 429 for `backoff_ms`, else `Retry-After`), and bounded retries with exponential backoff on
  * 5xx answers and network failures. Anything else (401, 403, 404, another 4xx) is an `ApiV2Error`
@@ -10,13 +10,14 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 /** Why a request failed for good. */
 export type ApiV2FailureKind = 'authentication' | 'authorization' | 'not_found' | 'request' | 'server' | 'network' | 'response';
 
-/** A request that failed for good, with the status (null for a network failure), the API's message and its `param`. */
+/** A request that failed for good, with the status (null for a network failure), the API's message, its `param` and the answer's body (null without one). */
 export class ApiV2Error extends Error {
   constructor(
     readonly kind: ApiV2FailureKind,
     readonly status: number | null,
     message: string,
     readonly param: string | null = null,
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = 'ApiV2Error';
@@ -58,6 +59,8 @@ export interface ApiV2Stats {
 export interface ApiV2Client {
   /** GETs `path` (relative to the base URL, e.g. `/projects/p1/customers?limit=100`) and resolves with its JSON. */
   get(path: string): Promise<unknown>;
+  /** POSTs `body` as JSON to `path` and resolves with the answer's status and JSON; rejects with an `ApiV2Error` as `get` does. */
+  post(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   stats(): ApiV2Stats;
 }
 
@@ -109,64 +112,70 @@ export function createApiV2Client(options: ApiV2ClientOptions): ApiV2Client {
     paceMs = usage !== null && limit !== null && limit > 0 && usage >= limit * paceAbove ? Math.ceil(windowMs / limit) : 0;
   };
 
-  const attempt = async (url: string): Promise<Response> => {
+  const attempt = async (url: string, method: 'GET' | 'POST', payload: string | undefined): Promise<Response> => {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
     stats.requests += 1;
-    return fetch(url, { headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' }, signal });
+    const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' };
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    return fetch(url, { method, headers, signal, ...(payload === undefined ? {} : { body: payload }) });
+  };
+
+  /** One request with the pacing, waits and retries above; resolves with a 2xx answer. */
+  const exchange = async (method: 'GET' | 'POST', path: string, payload: string | undefined): Promise<{ status: number; body: unknown }> => {
+    const url = `${base}${path}`;
+    let failures = 0;
+    let limited = 0;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      await wait('pace', paceMs, null);
+      let response: Response;
+      try {
+        response = await attempt(url, method, payload);
+      } catch (error) {
+        options.signal?.throwIfAborted();
+        const why = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+        if (failures >= maxRetries) throw new ApiV2Error('network', null, `${why} (after ${failures + 1} attempts)`);
+        failures += 1;
+        stats.retries += 1;
+        await wait('retry', Math.min(retryBaseMs * 2 ** (failures - 1), 30_000), null);
+        continue;
+      }
+      pace(response.headers);
+      const text = await response.text();
+      let body: unknown = null;
+      try {
+        body = text === '' ? null : JSON.parse(text);
+      } catch {
+        if (response.ok) throw new ApiV2Error('response', response.status, `the answer to ${method} ${path} is not JSON`, null, text.slice(0, 2000));
+      }
+      if (response.ok) return { status: response.status, body };
+      const status = response.status;
+      const backoff = typeof body === 'object' && body !== null ? (body as { backoff_ms?: unknown }).backoff_ms : undefined;
+      const retryAfter = numberHeader(response.headers, 'retry-after');
+      const told = typeof backoff === 'number' && backoff >= 0 ? backoff : retryAfter !== null && retryAfter >= 0 ? retryAfter * 1_000 : null;
+      if (status === 429) {
+        stats.rate_limited += 1;
+        if (limited >= maxRateLimitWaits) throw new ApiV2Error('request', status, `still rate limited after ${limited} waits: ${messageOf(body, status)}`, null, body);
+        limited += 1;
+        await wait('rate_limit', told ?? 1_000, status);
+        continue;
+      }
+      if (status >= 500 && failures < maxRetries) {
+        failures += 1;
+        stats.retries += 1;
+        await wait('retry', told ?? Math.min(retryBaseMs * 2 ** (failures - 1), 30_000), status);
+        continue;
+      }
+      const after = status >= 500 ? ` (after ${failures + 1} attempts)` : '';
+      const param = typeof body === 'object' && body !== null && typeof (body as { param?: unknown }).param === 'string' ? (body as { param: string }).param : null;
+      throw new ApiV2Error(kindOf(status), status, `${status} ${messageOf(body, status)}${after}`, param, body ?? (text === '' ? null : text.slice(0, 2000)));
+    }
   };
 
   return {
-    async get(path) {
-      const url = `${base}${path}`;
-      let failures = 0;
-      let limited = 0;
-      for (;;) {
-        options.signal?.throwIfAborted();
-        await wait('pace', paceMs, null);
-        let response: Response;
-        try {
-          response = await attempt(url);
-        } catch (error) {
-          options.signal?.throwIfAborted();
-          const why = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-          if (failures >= maxRetries) throw new ApiV2Error('network', null, `${why} (after ${failures + 1} attempts)`);
-          failures += 1;
-          stats.retries += 1;
-          await wait('retry', Math.min(retryBaseMs * 2 ** (failures - 1), 30_000), null);
-          continue;
-        }
-        pace(response.headers);
-        const text = await response.text();
-        let body: unknown = null;
-        try {
-          body = text === '' ? null : JSON.parse(text);
-        } catch {
-          if (response.ok) throw new ApiV2Error('response', response.status, `the answer to GET ${path} is not JSON`);
-        }
-        if (response.ok) return body;
-        const status = response.status;
-        const backoff = typeof body === 'object' && body !== null ? (body as { backoff_ms?: unknown }).backoff_ms : undefined;
-        const retryAfter = numberHeader(response.headers, 'retry-after');
-        const told = typeof backoff === 'number' && backoff >= 0 ? backoff : retryAfter !== null && retryAfter >= 0 ? retryAfter * 1_000 : null;
-        if (status === 429) {
-          stats.rate_limited += 1;
-          if (limited >= maxRateLimitWaits) throw new ApiV2Error('request', status, `still rate limited after ${limited} waits: ${messageOf(body, status)}`);
-          limited += 1;
-          await wait('rate_limit', told ?? 1_000, status);
-          continue;
-        }
-        if (status >= 500 && failures < maxRetries) {
-          failures += 1;
-          stats.retries += 1;
-          await wait('retry', told ?? Math.min(retryBaseMs * 2 ** (failures - 1), 30_000), status);
-          continue;
-        }
-        const after = status >= 500 ? ` (after ${failures + 1} attempts)` : '';
-        const param = typeof body === 'object' && body !== null && typeof (body as { param?: unknown }).param === 'string' ? (body as { param: string }).param : null;
-        throw new ApiV2Error(kindOf(status), status, `${status} ${messageOf(body, status)}${after}`, param);
-      }
-    },
+    get: async (path) => (await exchange('GET', path, undefined)).body,
+    post: (path, body) => exchange('POST', path, JSON.stringify(body)),
     stats: () => ({ ...stats }),
   };
 }

@@ -60,6 +60,10 @@ Options (flag | environment variable | default):
         A JSON file: rule overrides (risk, bands, recommend), alert cooldowns per urgency and channel,
         a calibration (each score's churn probability). A file with problems: each listed, exit 2,
         nothing started. Rows scored under other rules are rescored once before listening.
+        Its "offers" (per action: entitlement, duration, auto, daily_cap, cooldown) are granted
+        through RevenueCat's API v2 and need REVENUECAT_API_KEY and --revenuecat-project.
+  --revenuecat-project <id>     REVENUECAT_PROJECT         unset: the RevenueCat project offers are granted in
+  --revenuecat-base-url <url>   REVENUECAT_API_BASE_URL    https://api.revenuecat.com/v2 (a simulator's /v2 URL in tests)
   --no-auto-dispatch            TENURE_AUTO_DISPATCH=false auto-dispatch is on: a webhook that raises an
         immediate recommendation sends its alert right away (after answering the webhook).
   --log-level <level>           LOG_LEVEL                  info (fatal, error, warn, info, debug, trace, silent)

@@ -32,6 +32,7 @@ describe('parseServeArgs', () => {
       logLevel: 'info',
       metricsPublic: false,
       shutdownTimeoutMs: 10_000,
+      revenuecat: { apiKey: undefined, project: undefined, baseUrl: undefined },
     });
   });
 
@@ -55,6 +56,9 @@ describe('parseServeArgs', () => {
       TENURE_AUTO_DISPATCH: 'false',
       LOG_LEVEL: 'warn',
       METRICS_PUBLIC: 'true',
+      REVENUECAT_API_KEY: 'sk_test',
+      REVENUECAT_PROJECT: 'proj1',
+      REVENUECAT_API_BASE_URL: 'http://127.0.0.1:4000/v2',
     });
     expect(c).toEqual({
       port: 8080,
@@ -73,6 +77,7 @@ describe('parseServeArgs', () => {
       logLevel: 'warn',
       metricsPublic: true,
       shutdownTimeoutMs: 2500,
+      revenuecat: { apiKey: 'sk_test', project: 'proj1', baseUrl: 'http://127.0.0.1:4000/v2' },
     });
   });
 

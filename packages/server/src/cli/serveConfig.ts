@@ -31,6 +31,8 @@ export interface ServeConfig {
   metricsPublic: boolean;
   /** The bound of a graceful shutdown (ms). */
   shutdownTimeoutMs: number;
+  /** RevenueCat's API v2 for the offers: `REVENUECAT_API_KEY` (never a flag), `--revenuecat-project` and `--revenuecat-base-url`; each undefined when unset. */
+  revenuecat: { apiKey: string | undefined; project: string | undefined; baseUrl: string | undefined };
 }
 
 /** How an error names the settings checked only once the service starts: a host or port it cannot listen on. */
@@ -62,6 +64,8 @@ const OPTIONS = {
   'log-level': { type: 'string' },
   'metrics-public': { type: 'boolean' },
   'shutdown-timeout-ms': { type: 'string' },
+  'revenuecat-project': { type: 'string' },
+  'revenuecat-base-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -169,6 +173,10 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
   const shutdownTimeoutMs = Number(shutdownText);
   if (!/^\d+$/.test(shutdownText) || shutdownTimeoutMs > 3_600_000) return bad(shutdown, 'an integer from 0 to 3600000 (ms)');
 
+  const rcBase = read('revenuecat-base-url', 'REVENUECAT_API_BASE_URL');
+  if (rcBase.text !== undefined && !isUrlWith(rcBase.text, ['http:', 'https:'])) return bad(rcBase, 'an http(s) URL', '');
+  const rcKey = env['REVENUECAT_API_KEY'];
+
   return {
     ok: true,
     help: false,
@@ -191,6 +199,7 @@ export function parseServeArgs(argv: readonly string[], env: Readonly<Record<str
       logLevel,
       metricsPublic,
       shutdownTimeoutMs,
+      revenuecat: { apiKey: rcKey === '' ? undefined : rcKey, project: read('revenuecat-project', 'REVENUECAT_PROJECT').text, baseUrl: rcBase.text },
     },
   };
 }

@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   headers_too_large: 431,
   internal_error: 500,
+  bad_gateway: 502,
   unavailable: 503,
 } as const satisfies Record<string, number>;
 

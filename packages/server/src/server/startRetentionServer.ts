@@ -121,7 +121,15 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
   channels['webhook'] = hooks.length === 0 ? 'off' : hooks.map((h) => `${h.name} (${h.origin})`).join(', ');
   // `describe.store` (the CLI's redacted spec) names the store better than its kind when given.
   const { source, hash } = listener.runtime.serviceConfig;
-  const fields: Record<string, unknown> = { url, store: store.kind, notifiers: channels, config: { source, hash, calibrated: listener.runtime.calibration !== null }, ...options.describe };
+  const offers = listener.runtime.offers?.offers.map((o) => `${o.action}: ${o.entitlement} for ${o.duration}${o.auto ? `, auto ≤ ${o.daily_cap}/day` : ''}`);
+  const fields: Record<string, unknown> = {
+    url,
+    store: store.kind,
+    notifiers: channels,
+    config: { source, hash, calibrated: listener.runtime.calibration !== null },
+    ...(offers === undefined ? {} : { offers }),
+    ...options.describe,
+  };
   logger.info(fields, `tenure listening on ${url} (store: ${String(fields['store'])}; email: ${channels['email']}; chat: ${channels['chat']}; webhook: ${channels['webhook']}; dashboard: ${url}/)`);
   if (listener.runtime.webhookAuth.disabled) {
     logger.warn('BILLING_WEBHOOK_AUTH_KEY is not set: POST /webhook accepts ANY caller (development mode only)');
