@@ -57,7 +57,8 @@ export function dispatchHistory(d: SubscriberDashboard['dispatches'], onResent: 
       h('td', {}, words(r.action)),
       h('td', {}, outcome),
       h('td', {}, r.attempt),
-      h('td', {}, r.actor === null ? r.trigger : `${r.trigger} (${r.actor})`),
+      // An offer names its actor beside what it granted (channelText).
+      h('td', {}, r.actor === null || r.channel === 'offer' ? r.trigger : `${r.trigger} (${r.actor})`),
       h('td', {}, action),
     );
   });
