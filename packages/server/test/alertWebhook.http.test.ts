@@ -2,10 +2,9 @@
 // shows webhook rows, POST /api/dispatches/{id}/resend sends a refused delivery again (same
 // webhook-id) and answers 404, 400 and 409 with JSON errors naming the field; GET /api/config lists
 // the endpoints without their secrets.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startWebhookReceiver, type ReceiverAnswer } from './helpers/webhookReceiver.js';
 import { createAlertWebhookNotifier, createMemoryDispatchLog } from '../src/index.js';
 import { seed } from './helpers/seed.js';
 import { eventually, startTestServer, type TestServer } from './helpers/testServer.js';
@@ -19,20 +18,10 @@ afterEach(async () => {
   await closeReceiver();
 });
 
-async function startReceiver(answers: { status: number; body?: string }[]) {
-  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const answer = answers.shift() ?? { status: 200 };
-      res.writeHead(answer.status).end(answer.body ?? '');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closeReceiver = () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/in?token=t0ps3cret`, received };
+async function startReceiver(answers: ReceiverAnswer[]) {
+  const receiver = await startWebhookReceiver(answers, '/in?token=t0ps3cret');
+  closeReceiver = receiver.close;
+  return receiver;
 }
 
 describe('alert webhooks over the JSON API', () => {

@@ -1,13 +1,12 @@
 // The webhook channel through the dispatcher, against a real receiver on 127.0.0.1 verifying every
 // request with the `standardwebhooks` package: durable deliveries (pending with the body first),
 // one webhook-id per delivery across retries, resends and restarts, refusals final with their answer.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { applyEvent, assessSubscriber, planDispatch, type Delivery, type HandledEvent } from '@tenure/core';
 import { DAY, T0 } from '@tenure/testkit';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startWebhookReceiver, type ReceiverAnswer, type ReceivedRequest } from '../../test/helpers/webhookReceiver.js';
 import { fixedClock } from '../clock/clock.js';
 import { createAlertWebhookNotifier } from '../notify/alertWebhookNotifier.js';
 import { createMemoryEmailNotifier } from '../notify/notifier.js';
@@ -17,10 +16,7 @@ import { createRateLimiter } from './rateLimiter.js';
 
 const SECRET = `whsec_${Buffer.from('a secret of thirty-two bytes!!!!').toString('base64')}`;
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+type Received = ReceivedRequest;
 
 let closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -29,20 +25,10 @@ afterEach(async () => {
 });
 
 /** A real receiver answering the given statuses in turn (then 200). */
-async function startReceiver(answers: { status: number; headers?: Record<string, string>; body?: string }[] = []) {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const answer = answers.shift() ?? { status: 200 };
-      res.writeHead(answer.status, answer.headers).end(answer.body ?? '');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
+async function startReceiver(answers: ReceiverAnswer[] = []) {
+  const receiver = await startWebhookReceiver(answers);
+  closers.push(receiver.close);
+  return receiver;
 }
 
 const verify = (r: Received) => new Webhook(SECRET).verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };

@@ -1,6 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startWebhookReceiver, type ReceiverAnswer, type ReceivedRequest } from '../../test/helpers/webhookReceiver.js';
 import { Webhook } from 'standardwebhooks';
 import type { Alert } from '@tenure/core';
 import { createAlertWebhookNotifier, parseRetryAfter, recommendationEvent, webhookMessageId } from './alertWebhookNotifier.js';
@@ -19,27 +18,13 @@ const alert: Alert = {
   recommendation: { action: 'fix_payment' as Alert['recommendation']['action'], urgency: 'immediate', reason: 'card declined', priority: 1 },
 };
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+type Received = ReceivedRequest;
 
 /** A real receiver on 127.0.0.1 answering the given statuses in turn (then 200). */
-async function startReceiver(answers: { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }[] = []) {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const answer = answers.shift() ?? { status: 200 };
-      setTimeout(() => res.writeHead(answer.status, answer.headers).end(answer.body ?? ''), answer.delayMs ?? 0);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  close = () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${port}/hooks/tenure`, received };
+async function startReceiver(answers: ReceiverAnswer[] = []) {
+  const receiver = await startWebhookReceiver(answers, '/hooks/tenure');
+  close = receiver.close;
+  return receiver;
 }
 
 let close: () => Promise<void> = async () => {};
