@@ -82,6 +82,8 @@ function strictlyAscending(list: readonly string[]): boolean {
  */
 function mergeAliases(prev: readonly string[], next: readonly string[] | null | undefined): readonly string[] {
   if (next === null || next === undefined || next.length === 0) return prev;
+  // The common case: one alias, the one the record holds.
+  if (next.length === 1 && prev.length === 1 && prev[0] === next[0]) return prev;
   if (prev.length === 0 && next.length === 1) return [next[0]!];
   if (prev.length <= MAX_ALIASES && holdsAll(prev, next) && strictlyAscending(prev)) return prev;
   const all = [...new Set([...prev, ...next])].sort(compareIds);
