@@ -43,6 +43,20 @@ export function describeTimelineContract(factory: StoreFactory, options: Resolve
         expect(await store.eventsOf('carol', { limit: 0 })).toEqual({ items: [], next: null });
       }),
     );
+
+    it('hands out copies: changing an event it read (a timeline page, the records) changes nothing it stores', { timeout }, () =>
+      withStore(factory, async (store) => {
+        const purchase = ev('INITIAL_PURCHASE', 'dave', T0, { period_type: 'TRIAL' });
+        const renewal = ev('RENEWAL', 'dave', T0 + DAY_MS);
+        const stored = structuredClone([renewal, purchase]);
+        await store.applyEvents([purchase, renewal], ctx);
+        const page = await store.eventsOf('dave', { limit: 10 });
+        for (const item of page.items) Object.assign(item, { type: 'EXPIRATION', app_user_id: 'mallory', event_timestamp_ms: 0 });
+        for await (const record of store.records()) if (record.kind === 'event') Object.assign(record.event, { app_user_id: 'mallory' });
+        expect(await store.eventsOf('dave', { limit: 10 })).toEqual({ items: stored, next: null });
+        expect(await store.eventsOf('mallory', { limit: 10 })).toEqual({ items: [], next: null });
+      }),
+    );
   });
 
   describe('snapshots', () => {

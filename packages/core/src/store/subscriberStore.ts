@@ -98,7 +98,9 @@ export interface SubscriberStore {
    * (`transactionOccurrenceOf`) is already stored, and re-materializes the subscriber's at-risk row
    * at `ctx.now`, atomically; resolves only after the change is durable. Concurrent events of one
    * customer never lose an update. A duplicate of an occurrence another person holds says so
-   * (`heldBy`); finding the holder costs nothing on the path of a new event.
+   * (`heldBy`); finding the holder costs nothing on the path of a new event. The store may keep
+   * `event` itself (the memory store does): never change an event after applying it. What a store
+   * hands out (`eventsOf`, `records`) is always a copy.
    */
   applyEvent(event: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome>;
   /** Like `applyEvent` for many events in one transaction (import); one status per event, in order. */

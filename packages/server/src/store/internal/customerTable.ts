@@ -9,7 +9,7 @@ import type { AtRiskEntry, AtRiskPage, AtRiskQuery, EventPage, TimelineQuery, Ha
 import { AtRiskIndex } from './atRiskIndex.js';
 import type { CustomerEntry } from './customerEntry.js';
 import { codePointKey, compareKeys } from './codePointKey.js';
-import { EventLog, NO_EVENT } from './eventLog.js';
+import { copyOf, EventLog, NO_EVENT } from './eventLog.js';
 import { readEntryPage } from './entryPage.js';
 import { MovedSubscriptions } from './movedSubscriptions.js';
 import { OccurrenceIndex } from './occurrenceIndex.js';
@@ -222,7 +222,9 @@ export class CustomerTable {
   /** The events of the person `customerId` names (any of its ids), newest first (`timelinePage` over its chain: the cost is its own history). */
   eventsOf(customerId: string, query: TimelineQuery): EventPage {
     const entry = this.entryOf(customerId);
-    return timelinePage(entry === undefined ? [] : [...this.log.chain(entry.lastSeq)], query);
+    const page = timelinePage(entry === undefined ? [] : [...this.log.chain(entry.lastSeq)], query);
+    // The page leaves the store: fresh copies, so a caller's change never reaches the stored events.
+    return { ...page, items: page.items.map(copyOf) };
   }
 
   /** Every entry in customer id order (code point order). */
