@@ -34,8 +34,11 @@ export function isLaterKey(a: EventKey, b: EventKey | null): boolean {
   return a.id > b.id;
 }
 
-/** The ranks of the events that charge a period (INITIAL_PURCHASE, RENEWAL): the rank names the type in a stored key. */
-const CHARGE_RANKS: ReadonlySet<number> = new Set([EVENT_PRECEDENCE.INITIAL_PURCHASE, EVENT_PRECEDENCE.RENEWAL]);
+/**
+ * Whether a key's rank is a charge's (INITIAL_PURCHASE, RENEWAL: the rank names the type in a stored
+ * key). Two comparisons, not a Set: it runs for every priced event a fold applies.
+ */
+const isChargeRank = (rank: number): boolean => rank === EVENT_PRECEDENCE.INITIAL_PURCHASE || rank === EVENT_PRECEDENCE.RENEWAL;
 
 /**
  * Given the key of an event with a price and the key of the kept revenue, returns true when the
@@ -50,8 +53,8 @@ const CHARGE_RANKS: ReadonlySet<number> = new Set([EVENT_PRECEDENCE.INITIAL_PURC
  */
 export function isLaterRevenueKey(a: EventKey, b: EventKey | null): boolean {
   if (b === null) return true;
-  const charge = CHARGE_RANKS.has(a.rank);
-  if (charge !== CHARGE_RANKS.has(b.rank)) return charge;
+  const charge = isChargeRank(a.rank);
+  if (charge !== isChargeRank(b.rank)) return charge;
   return isLaterKey(a, b);
 }
 
