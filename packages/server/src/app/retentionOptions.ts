@@ -140,6 +140,12 @@ export interface RetentionRuntime {
   /** Null when the stores answer and the service is not shutting down, else why not (`GET /ready`). */
   ready(): Promise<string | null>;
   /**
+   * Once per runtime (later calls return the first call's promise): takes up the deliveries the
+   * dispatch log holds unfinished (`Dispatcher.resume`), logs how many, and resolves with that
+   * number once each has a final outcome.
+   */
+  resumeDeliveries(): Promise<number>;
+  /**
    * Stops the at-risk sweep, waits for in-flight dispatches (until `signal` aborts: the alerts left
    * are recorded as failed and their cooldowns released), then closes notifiers and the store.
    */
@@ -194,6 +200,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
   const offers = offerGrantsOf(options.offers, { log: dispatchLog, clock, logger });
   const autoDispatch = d.auto ?? true;
   let closing = false;
+  let resumed: Promise<number> | undefined;
   const sweep = startAtRiskSweep({ store, clock, config, logger, intervalMs: options.sweepIntervalMs ?? 1000 });
 
   const autoDispatchOne = (subscriber: Subscriber) => {
@@ -236,6 +243,11 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     metricsPublic: options.metricsPublic ?? false,
     // The stores themselves (not the instrumented one): a probe's lookups stay out of the store latency metrics.
     ready: () => probeReadiness([{ name: 'the store', store: rawStore }, { name: 'the sandbox store', store: sandboxStore }], () => closing),
+    resumeDeliveries: () =>
+      (resumed ??= dispatcher.resume().then((count) => {
+        if (count > 0) logger.info({ deliveries: count }, 'unfinished deliveries taken up at start');
+        return count;
+      })),
     async close(signal) {
       closing = true; // from now on /ready answers 503, so a load balancer stops sending traffic
       await sweep.stop(); // before the store closes under it
