@@ -55,7 +55,7 @@ export async function getDashboardSummary(deps: Deps, webhooks: WebhookCounts, e
   const alerts = { email: 0, chat: 0, log: 0, webhook: 0 };
   // Sandbox subscribers never alert: their day is empty by definition.
   if (environment !== 'sandbox') {
-    for (const { channel, outcome, count } of await deps.dispatchLog.tally(dayStart)) if (channel !== 'offer' && (outcome === 'sent' || outcome === 'logged')) alerts[channel] += count;
+    for (const { channel, outcome, count } of await deps.dispatchLog.tally(dayStart)) if (channel !== 'offer' && channel !== 'offer_revoke' && (outcome === 'sent' || outcome === 'logged')) alerts[channel] += count;
   }
   return {
     status: 200,

@@ -197,7 +197,7 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     onOutcome: metrics.dispatched,
     ...(d.alertLink === undefined ? {} : { alertLink: d.alertLink }),
   });
-  const offers = offerGrantsOf(options.offers, { log: dispatchLog, clock, logger });
+  const offers = offerGrantsOf(options.offers, { log: dispatchLog, clock, logger, onOutcome: metrics.offered });
   const autoDispatch = d.auto ?? true;
   let closing = false;
   let resumed: Promise<number> | undefined;
