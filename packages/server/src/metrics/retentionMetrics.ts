@@ -7,7 +7,7 @@
 import { ACTIONS, RISK_BANDS, SUBSCRIBER_STATES, type Action, type DeliveryChannel, type RiskBand, type SubscriberState, type StoreContext, type SubscriberStore } from '@tenure/core';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { DISPATCH_OUTCOMES, type DispatchOutcome } from '../dispatch/dispatchLog.js';
-import { OFFER_OUTCOMES, type OfferOutcome } from '../offers/offerGrants.js';
+import { OFFER_OUTCOMES, type OfferOutcome } from '../offers/offerOutcome.js';
 import { ROUTE_LABELS, STATUS_CLASSES, statusClassIndex } from './routeLabel.js';
 import { asPromMetric, SlotCounter } from './slotCounter.js';
 import { SlotHistogram } from './slotHistogram.js';

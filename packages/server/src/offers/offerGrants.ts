@@ -7,6 +7,7 @@
  */
 import { URGENCY_BY_ACTION, type Action, type Alert, type Assessment, type DispatchRecord, type Offer, type Urgency } from '@tenure/core';
 import { answerOf, type GrantAnswer } from './grantAnswer.js';
+import type { OfferOutcome } from './offerOutcome.js';
 import { revokeGrant, type RevokeOutcome } from './revokeGrant.js';
 import type { Clock } from '../clock/clock.js';
 import type { DispatchLog } from '../dispatch/dispatchLog.js';
@@ -28,17 +29,6 @@ export interface OfferGrantsDeps {
   /** Told what became of each grant and revoke (the offers counter of /metrics). */
   onOutcome?: ((action: Action, outcome: OfferOutcome, trigger: 'manual' | 'auto') => void) | undefined;
 }
-
-/**
- * What became of one offer, as `tenure_offers_total` counts it: a grant `granted` or `failed`
- * (RevenueCat refused or was unreachable), not tried within the person's cooldown
- * (`skipped_cooldown`) or past the day's cap (`skipped_cap`, automatic only), or lost to a failing
- * dispatch log (`error`); a revoke `revoked` or `revoke_failed`.
- */
-export const OFFER_OUTCOMES = ['granted', 'failed', 'skipped_cooldown', 'skipped_cap', 'error', 'revoked', 'revoke_failed'] as const;
-export type OfferOutcome = (typeof OFFER_OUTCOMES)[number];
-
-export type { GrantAnswer } from './grantAnswer.js';
 
 /** What was asked of RevenueCat. */
 export interface Grant {

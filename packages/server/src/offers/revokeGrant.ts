@@ -5,8 +5,8 @@
  * `offer_revoke`), so the log says who revoked what, when, and RevenueCat's answer.
  */
 import type { DispatchRecord } from '@tenure/core';
-import type { GrantAnswer, OfferGrantsDeps } from './offerGrants.js';
-import { answerOf } from './grantAnswer.js';
+import { answerOf, type GrantAnswer } from './grantAnswer.js';
+import type { OfferGrantsDeps } from './offerGrants.js';
 
 /** What a revoke did, or why it did not run. */
 export type RevokeOutcome =
