@@ -203,7 +203,7 @@ export type {
 export { materializeAtRisk, configFingerprint } from './atRisk/materializeAtRisk.js';
 
 // --- Store ports ---
-export type { SubscriberStore, ImportSession, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, OccurrenceHolder, StoreContext, AtRiskEntry, StoredRecord, MovedSubscription, ProgressListener, ConfigCheck } from './store/subscriberStore.js';
+export type { SubscriberStore, ImportSession, SnapshotStore, CheckpointStore, TransferOutcome, ApplyOutcome, OccurrenceHolder, HeldElsewhereListener, StoreContext, AtRiskEntry, StoredRecord, MovedSubscription, ProgressListener, ConfigCheck } from './store/subscriberStore.js';
 export { DISPATCH_OUTCOMES } from './store/dispatchLog.js';
 export type { DispatchChannel, DispatchEntry, DispatchLog, DispatchRecord, DispatchPage, DispatchOutcome, DispatchTrigger, DispatchQuery, DispatchTally } from './store/dispatchLog.js';
 export { compareTimeline, timelinePage, cursorOf } from './store/eventTimeline.js';

@@ -7,7 +7,7 @@
  */
 
 // --- App, listener, server ---
-export { createRetentionApp, closeRetentionApp } from './app/createRetentionApp.js';
+export { createRetentionApp, closeRetentionApp, resumeRetentionDeliveries } from './app/createRetentionApp.js';
 export type { RetentionOptions, DispatchOptions } from './app/retentionOptions.js';
 export type { OffersOptions } from './offers/offersOptions.js';
 export { createRetentionRequestListener } from './webhook/createRetentionRequestListener.js';

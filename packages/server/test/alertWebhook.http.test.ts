@@ -33,7 +33,12 @@ describe('alert webhooks over the JSON API', () => {
     const pass = await app.request('POST', '/api/dispatch', {});
     expect(pass.status).toBe(200);
     expect(pass.body.channels.webhook).toMatchObject({ failed: 1 });
-    expect(pass.body.planned.map((p: { channel: string }) => p.channel)).toEqual(['email', 'chat', 'webhook']);
+    expect(pass.body.planned.map((p: { channel: string; target: string | null }) => [p.channel, p.target])).toEqual([['email', null], ['chat', null], ['webhook', 'crm']]);
+    // A dry run and the dashboard's dispatch name the endpoint too, as the log's records do.
+    expect((await app.request('POST', '/api/dispatch', { dry_run: true })).body.planned.map((p: { target: string | null }) => p.target)).toEqual([null, null, 'crm']);
+    const one = await app.request('POST', '/api/subscribers/c1/dispatch', { dry_run: true });
+    expect(one.status).toBe(200);
+    expect(one.body.planned).toMatchObject([{ channel: 'email', target: null }, { channel: 'chat', target: null }, { customer_id: 'c1', channel: 'webhook', target: 'crm' }]);
 
     const log = (await app.request('GET', '/api/dispatches?limit=50')).body.items as Record<string, unknown>[];
     const hooks = log.filter((r) => r['channel'] === 'webhook');

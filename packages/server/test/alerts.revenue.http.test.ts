@@ -80,8 +80,8 @@ describe('alerts show the revenue at risk', () => {
     await failingPayment(app, 'monthly', 9.99, 30, 'APP_STORE');
     const res = await app.request('POST', '/api/dispatch', { dry_run: true });
     expect(res.body.planned).toEqual([
-      { customer_id: 'monthly', action: 'billing_failure_alert', urgency: 'immediate', channel: 'email', monthly_value_usd: 9.99, store: 'APP_STORE' },
-      { customer_id: 'monthly', action: 'billing_failure_alert', urgency: 'immediate', channel: 'chat', monthly_value_usd: 9.99, store: 'APP_STORE' },
+      { customer_id: 'monthly', action: 'billing_failure_alert', urgency: 'immediate', channel: 'email', target: null, monthly_value_usd: 9.99, store: 'APP_STORE' },
+      { customer_id: 'monthly', action: 'billing_failure_alert', urgency: 'immediate', channel: 'chat', target: null, monthly_value_usd: 9.99, store: 'APP_STORE' },
     ]);
   });
 });

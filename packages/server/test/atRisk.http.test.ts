@@ -182,8 +182,8 @@ describe('POST /api/dispatch', () => {
     const res = await app.request('POST', '/api/dispatch', { dry_run: true, limit: 1 });
     expect(res.body).toMatchObject({ dry_run: true, subscribers: 1, deliveries: 2 });
     expect(res.body.planned).toEqual([
-      { customer_id: 'c1', action: 'winback', urgency: 'immediate', channel: 'email', monthly_value_usd: 9.99, store: 'APP_STORE' },
-      { customer_id: 'c1', action: 'winback', urgency: 'immediate', channel: 'chat', monthly_value_usd: 9.99, store: 'APP_STORE' },
+      { customer_id: 'c1', action: 'winback', urgency: 'immediate', channel: 'email', target: null, monthly_value_usd: 9.99, store: 'APP_STORE' },
+      { customer_id: 'c1', action: 'winback', urgency: 'immediate', channel: 'chat', target: null, monthly_value_usd: 9.99, store: 'APP_STORE' },
     ]);
     expect(app.email.sent).toHaveLength(0);
     expect((await app.request('GET', '/api/dispatches')).body.items).toHaveLength(0);

@@ -103,6 +103,8 @@ describe('formatImportReport', () => {
     rejected: 12,
     rejections: Array.from({ length: 12 }, (_, i) => ({ line: i + 3, field: 'event.app_user_id', message: 'Invalid input' })),
     rejections_omitted: 0,
+    held_elsewhere: 0,
+    held_elsewhere_examples: [],
   };
 
   it('summarizes every count on one line, then lists rejected lines with number and reason, capped', () => {
@@ -115,6 +117,15 @@ describe('formatImportReport', () => {
     );
     expect(text).toHaveLength(12);
     expect(text[11]).toBe('  ... and 2 more rejected lines (--json lists them)');
+  });
+
+  it('counts the duplicates held by another customer beside the duplicates, then warns with the first ones kept', () => {
+    const examples = Array.from({ length: 10 }, (_, i) => ({ event_id: `e${i}`, customer_id: `c${i}`, occurrence: `RENEWAL:APP_STORE:t${i}`, held_by: 'ann' }));
+    const text = formatImportReport({ ...report, rejected: 0, rejections: [], held_elsewhere: 1_200, held_elsewhere_examples: examples }, 2_000, 10).split('\n');
+    expect(text[0]).toBe('import: 1,000 lines in 2.0s (500 lines/s): 985 new, 2 duplicate (1,200 held by another customer), 1 ignored, 0 activity, 0 rejected');
+    expect(text[1]).toBe('warning: 1,200 events dropped as duplicates: another customer holds their transaction (type:store:transaction_id); the first 10:');
+    expect(text[2]).toBe('  e0 (customer c0): RENEWAL:APP_STORE:t0 held by ann');
+    expect(text).toHaveLength(12);
   });
 
   it('lists nothing when nothing was rejected', () => {

@@ -175,6 +175,8 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
         rejected: 0,
         rejections: [],
         rejections_omitted: 0,
+        held_elsewhere: 0,
+        held_elsewhere_examples: [],
         complete: true,
       });
 
@@ -297,6 +299,41 @@ describe.each(BACKENDS)('tenure export / import / replay on $name', (backend) =>
         expect(await store.get('nobody')).toBeUndefined();
         const activity = (await collect(store.records())).filter((r) => r.kind === 'activity');
         expect(activity).toEqual(expect.arrayContaining([{ kind: 'activity', customer_id: 'alice', at: T0 + 5 * DAY }, { kind: 'activity', customer_id: 'carol', at: T0 + 9 * DAY }]));
+      });
+    }, 60_000);
+
+    it('counts and names the events dropped because another customer holds their transaction, in the summary, the warning and --json', async () => {
+      const t = fresh(backend);
+      const purchase = (id: string, customer: string, txn: string) =>
+        JSON.stringify(fixture('initial_purchase', { id, app_user_id: customer, original_app_user_id: customer, aliases: [customer], event_timestamp_ms: T0, purchased_at_ms: T0, transaction_id: txn }));
+      const lines = [
+        purchase('evt_a', 'ann', 't1'),
+        purchase('evt_b', 'ben', 't2'),
+        purchase('evt_c', 'cid', 't1'), // ann's transaction under another customer
+        purchase('evt_a2', 'ann', 't1'), // ann's own transaction under a second id: a quiet duplicate
+        purchase('evt_d', 'dee', 't2'), // ben's
+      ];
+      const file = join(dir, `held-${++n}.ndjson`);
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      const c = capture();
+      expect((await runDataCommand('import', [file, '--store', t.spec, '--clock', CLOCK, '--batch-size', '2', '--json'], {}, c.io)).code).toBe(0);
+      expect(JSON.parse(c.out.join(''))).toMatchObject({
+        new: 2,
+        duplicate: 3,
+        held_elsewhere: 2,
+        held_elsewhere_examples: [
+          { event_id: 'evt_c', customer_id: 'cid', occurrence: 'INITIAL_PURCHASE:APP_STORE:t1', held_by: 'ann' },
+          { event_id: 'evt_d', customer_id: 'dee', occurrence: 'INITIAL_PURCHASE:APP_STORE:t2', held_by: 'ben' },
+        ],
+      });
+      const stderr = c.err.join('');
+      expect(stderr).toMatch(/: 2 new, 3 duplicate \(2 held by another customer\), 0 ignored/);
+      expect(stderr).toContain('\nwarning: 2 events dropped as duplicates: another customer holds their transaction (type:store:transaction_id)\n');
+      expect(stderr).toContain('\n  evt_c (customer cid): INITIAL_PURCHASE:APP_STORE:t1 held by ann\n');
+      expect(stderr).toContain('\n  evt_d (customer dee): INITIAL_PURCHASE:APP_STORE:t2 held by ben');
+      await withStoreAt(t.spec, async (store) => {
+        expect(await store.eventCount()).toBe(2);
+        expect(await store.get('cid')).toBeUndefined();
       });
     }, 60_000);
 

@@ -20,6 +20,7 @@ describe('GET /openapi.json', () => {
       '/api/dispatch',
       '/api/dispatches',
       '/api/dispatches/{id}/resend',
+      '/api/dispatches/{id}/revoke',
       '/api/subscribers/{customer_id}',
       '/api/subscribers/{customer_id}/activity',
       '/api/subscribers/{customer_id}/dispatch',

@@ -101,6 +101,43 @@ export function describeOccurrenceContract(factory: StoreFactory, options: Resol
       }),
     );
 
+    it.each(['applyEvents', 'import session'] as const)('%s tells a listener, after the batch, of each duplicate another customer holds (position and holder), and of no other', { timeout }, (path) =>
+      withStore(factory, async (store) => {
+        const buy = buildEvent('INITIAL_PURCHASE', 'rc-buy', 'ivy', T0, { transaction_id: 'i1', price: 9.99 });
+        expect((await store.applyEvent(buy, ctx)).status).toBe('applied');
+        const ivy = await store.get('ivy');
+        const renewal = buildEvent('RENEWAL', 'rc-ren', 'jon', T0 + 30 * DAY_MS, { transaction_id: 'j2', price: 9.99 });
+        const batch = [
+          { ...buy, id: 'rc-buy-jon', app_user_id: 'jon', original_app_user_id: 'jon' }, // ivy's, under jon: told
+          buildEvent('INITIAL_PURCHASE', 'rc-jon', 'jon', T0, { transaction_id: 'j1', price: 9.99 }), // new
+          buy, // a retry of ivy's id: quiet
+          { ...buy, id: 'export:i1:INITIAL_PURCHASE' }, // ivy's transaction under ivy: quiet
+          renewal, // new
+          { ...renewal, id: 'rc-ren-kim', app_user_id: 'kim', original_app_user_id: 'kim' }, // jon's (this batch's) under kim: told
+        ];
+        const told: [number, unknown][] = [];
+        const listener = (i: number, holder: unknown) => void told.push([i, holder]);
+        const statuses =
+          path === 'applyEvents'
+            ? await store.applyEvents(batch, ctx, listener)
+            : await (async () => {
+                const session = await store.beginImport(ctx);
+                const appended = await session.append(batch, listener);
+                await session.finish(ctx);
+                return appended;
+              })();
+        expect(statuses).toEqual(['duplicate', 'applied', 'duplicate', 'duplicate', 'applied', 'duplicate']);
+        expect(told).toEqual([
+          [0, { key: 'INITIAL_PURCHASE:APP_STORE:i1', customer: 'ivy' }],
+          [5, { key: 'RENEWAL:APP_STORE:j2', customer: 'jon' }],
+        ]);
+        expect(await store.get('ivy')).toEqual(ivy);
+        expect(await store.get('kim')).toBeUndefined();
+        // Without a listener the same batch again answers the same statuses (all duplicates now).
+        expect(await store.applyEvents(batch, ctx)).toEqual(batch.map(() => 'duplicate'));
+      }),
+    );
+
     it('in a batch, a copy refused as a stored transaction holds back no later event of its id, and storage order stays the batch\'s', { timeout }, () =>
       withStore(factory, async (store) => {
         const failure = buildEvent('BILLING_ISSUE', 'z0', 'hana', T0 + DAY_MS, { transaction_id: 'h9', store: 'PLAY_STORE' });

@@ -5,7 +5,7 @@
  * concurrent events of one customer from losing an update, row locks order refreshes.
  */
 import { type AtRiskEntry, type AtRiskPage, type AtRiskQuery, type ConfigCheck, type ProgressListener,
-  type PositionOf, type HandledEvent, type MovedSubscription, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig, type TransferEvent, type TimelineQuery } from '@tenure/core';
+  type PositionOf, type HandledEvent, type HeldElsewhereListener, type MovedSubscription, type StoreContext, type Subscriber, type SubscriberStore, type TenureConfig, type TransferEvent, type TimelineQuery } from '@tenure/core';
 import pg from 'pg';
 import { PostgresStoreError } from './postgresStoreError.js';
 import { ConfigGuard } from './internal/configGuard.js';
@@ -173,10 +173,12 @@ async function createStore(pool: pg.Pool, schema: string, poolSize: number): Pro
       return batcher.submit({ write: { event, now: ctx.now }, config: ctx.config });
     },
 
-    async applyEvents(events: readonly HandledEvent[], ctx: StoreContext) {
+    async applyEvents(events: readonly HandledEvent[], ctx: StoreContext, onHeldElsewhere?: HeldElsewhereListener) {
       if (events.length === 0) return [];
       await configGuard.ensure(ctx);
       const outcomes = await write(events.map((event) => ({ event, now: ctx.now })), ctx.config);
+      // The batch's transaction sought the holders already (as for a webhook's): told after its commit.
+      if (onHeldElsewhere !== undefined) outcomes.forEach((o, i) => o.status === 'duplicate' && o.heldBy !== undefined && onHeldElsewhere(i, o.heldBy));
       return outcomes.map((o) => o.status);
     },
 

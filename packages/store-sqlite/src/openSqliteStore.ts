@@ -215,10 +215,16 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     GROUP_COMMIT_MAX,
   );
 
-  const applyMany = db.transaction((events: readonly HandledEvent[], ctx: StoreContext): ApplyOutcome['status'][] => {
+  /** A batch's duplicates held by another person (position, holder), sought only when `held` is given. */
+  type Held = [number, OccurrenceHolder][] | undefined;
+  const applyMany = db.transaction((events: readonly HandledEvent[], ctx: StoreContext, held: Held): ApplyOutcome['status'][] => {
     // Each touched subscriber is read once and written once, however many of its events the batch holds.
     const pending: Pending = new Map();
-    const statuses = events.map((event) => applyGrouped(event, ctx, pending, false).status);
+    const statuses = events.map((event, i) => {
+      const outcome = applyGrouped(event, ctx, pending, held !== undefined);
+      if (outcome.status === 'duplicate' && outcome.heldBy !== undefined) held!.push([i, outcome.heldBy]);
+      return outcome.status;
+    });
     writePending(pending, ctx);
     return statuses;
   });
@@ -236,7 +242,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     return next;
   });
 
-  const beginImport = createSqliteImport(db, { people, moved, insertEvent, ensureConfig: (ctx) => ensureConfig(ctx) });
+  const beginImport = createSqliteImport(db, { people, moved, insertEvent, holderOf, ensureConfig: (ctx) => ensureConfig(ctx) });
 
   const refreshBatch = db.transaction((ctx: StoreContext, limit: number): number => {
     const due = s.due.all(ctx.now, limit);
@@ -331,9 +337,13 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       if (closed) return Promise.reject(new Error(`The SQLite store at ${path} is closed`));
       return deliveries.submit({ event, ctx });
     },
-    async applyEvents(events, ctx) {
+    async applyEvents(events, ctx, onHeldElsewhere) {
       ensureConfig(ctx);
-      return events.length === 0 ? [] : applyMany.immediate(events, ctx);
+      if (events.length === 0) return [];
+      const held: Held = onHeldElsewhere === undefined ? undefined : [];
+      const statuses = applyMany.immediate(events, ctx, held);
+      for (const [i, holder] of held ?? []) onHeldElsewhere!(i, holder); // after the commit
+      return statuses;
     },
     async beginImport(ctx) {
       if (closed) throw new Error(`The SQLite store at ${path} is closed`);

@@ -126,7 +126,7 @@ export const customerRoutes: Route[] = [
   },
   {
     method: 'POST', pattern: `${CUSTOMER}/actions/grant_entitlement`, domain: 'customer_information',
-    summary: 'Grant an entitlement until expires_at, outside any purchase (no webhook)',
+    summary: "Grant an entitlement until expires_at, outside any purchase (the promotional NON_RENEWING_PURCHASE webhook)",
     handler(sim, input) {
       const bad = checkIds(sim, input);
       if (bad !== null) return bad;
@@ -138,7 +138,7 @@ export const customerRoutes: Route[] = [
   },
   {
     method: 'POST', pattern: `${CUSTOMER}/actions/revoke_granted_entitlement`, domain: 'customer_information',
-    summary: 'Revoke an entitlement granted with grant_entitlement (no webhook)',
+    summary: "Revoke an entitlement granted with grant_entitlement (the grant's CANCELLATION webhook, CUSTOMER_SUPPORT)",
     handler(sim, input) {
       const bad = checkIds(sim, input);
       if (bad !== null) return bad;

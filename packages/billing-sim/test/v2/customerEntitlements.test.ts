@@ -38,7 +38,15 @@ describe("API v2 customer entitlements", () => {
     const granted = await app.call('POST', `${P}/customers/u1/actions/grant_entitlement`, { entitlement_id: premium, expires_at: until });
     expect(granted).toMatchObject({ status: 201, body: { object: 'customer', id: 'u1' } });
     expect(await active()).toContainEqual({ object: 'customer.active_entitlement', entitlement_id: premium, expires_at: until });
-    expect((await app.call('POST', `${P}/customers/u1/actions/revoke_granted_entitlement`, { entitlement_id: premium })).status).toBe(200);
+    expect(app.sim.events().at(-1)!.event).toMatchObject({ type: 'NON_RENEWING_PURCHASE', store: 'PROMOTIONAL', period_type: 'PROMOTIONAL', app_user_id: 'u1', expiration_at_ms: until });
+    const grantTxn = (app.sim.events().at(-1)!.event as { transaction_id: string }).transaction_id;
+    const revoked = await app.call('POST', `${P}/customers/u1/actions/revoke_granted_entitlement`, { entitlement_id: premium });
+    expect(revoked).toMatchObject({ status: 200, body: { object: 'customer', id: 'u1' } });
+    // The webhook RevenueCat sends for it: the grant's CANCELLATION (CUSTOMER_SUPPORT), ending at the revoke.
+    expect(app.sim.events().at(-1)!.event).toMatchObject({
+      type: 'CANCELLATION', store: 'PROMOTIONAL', period_type: 'PROMOTIONAL', cancel_reason: 'CUSTOMER_SUPPORT', app_user_id: 'u1',
+      transaction_id: grantTxn, expiration_at_ms: app.sim.now(), entitlement_ids: ['premium'],
+    });
     expect((await active()).map((e: { entitlement_id: string }) => e.entitlement_id)).toEqual([extra]);
     await app.call('POST', `${P}/customers/u1/actions/grant_entitlement`, { entitlement_id: premium, expires_at: until });
     await app.call('POST', '/sim/clock/advance', { by: 'P2D' });

@@ -27,9 +27,10 @@ export type DispatchTrigger = 'batch' | 'webhook' | 'manual' | 'auto';
 
 /**
  * A channel of the dispatch log: every delivery channel, plus `offer` (a one-click offer granted
- * through RevenueCat), which is recorded in the log but never planned by `planDispatch`.
+ * through RevenueCat) and `offer_revoke` (such a grant revoked, a record of the grant's delivery),
+ * which are recorded in the log but never planned by `planDispatch`.
  */
-export type DispatchChannel = DeliveryChannel | 'offer';
+export type DispatchChannel = DeliveryChannel | 'offer' | 'offer_revoke';
 
 /** One line of the dispatch log. `at` is the service clock's time (epoch ms). */
 export interface DispatchRecord {

@@ -35,6 +35,17 @@ export interface OccurrenceHolder {
 }
 
 /**
+ * Told by a batch write (`applyEvents`, `ImportSession.append`), once the batch is stored, of each
+ * event answered `duplicate` because another person holds its transaction occurrence: the event's
+ * position in the batch and the holder (what `applyEvent` returns as `heldBy`). Without a listener
+ * a store does not look for holders, so a batch costs what it did.
+ *
+ * @example
+ * await store.applyEvents(events, ctx, (i, holder) => console.warn(events[i]!.id, 'held by', holder.customer));
+ */
+export type HeldElsewhereListener = (position: number, holder: OccurrenceHolder) => void;
+
+/**
  * What a TRANSFER did: `applied` with the receiver (`transferOf(event).to[0]`, undefined when there
  * is none), its subscriber after the move (undefined when no history reached it) and how many
  * events moved; `duplicate` when a transfer with this id was applied before (nothing changed).
@@ -103,8 +114,12 @@ export interface SubscriberStore {
    * hands out (`eventsOf`, `records`) is always a copy.
    */
   applyEvent(event: HandledEvent, ctx: StoreContext): Promise<ApplyOutcome>;
-  /** Like `applyEvent` for many events in one transaction (import); one status per event, in order. */
-  applyEvents(events: readonly HandledEvent[], ctx: StoreContext): Promise<ApplyOutcome['status'][]>;
+  /**
+   * Like `applyEvent` for many events in one transaction (import); one status per event, in order.
+   * With `onHeldElsewhere`, each duplicate whose occurrence another person holds is told to it after
+   * the commit, in order.
+   */
+  applyEvents(events: readonly HandledEvent[], ctx: StoreContext, onHeldElsewhere?: HeldElsewhereListener): Promise<ApplyOutcome['status'][]>;
   /**
    * Opens a bulk import (`ImportSession`): events are appended batch by batch and each person they
    * touch is folded once, when the session finishes, instead of once per batch. `ctx` is what a
@@ -216,9 +231,11 @@ export interface SubscriberStore {
 export interface ImportSession {
   /**
    * Stores the events not stored before, with their marks, in one transaction (PostgreSQL: several
-   * of at most 500 events, for its lock table); one status per event, in order.
+   * of at most 500 events, for its lock table); one status per event, in order. With
+   * `onHeldElsewhere`, each duplicate whose occurrence another person holds is told to it after the
+   * commit (of its transaction), in order.
    */
-  append(events: readonly HandledEvent[]): Promise<ApplyOutcome['status'][]>;
+  append(events: readonly HandledEvent[], onHeldElsewhere?: HeldElsewhereListener): Promise<ApplyOutcome['status'][]>;
   /**
    * Folds and writes every marked person (this session's and any left by an earlier one) in
    * transactions of a few hundred, reporting progress after each; resolves with how many were folded.

@@ -1,9 +1,11 @@
 /**
  * The subscriber's dispatch history: every attempt, newest first, with a webhook's endpoint and a
- * refusal's answer, and a "Resend" button on a failed webhook delivery (`POST /api/dispatches/{id}/resend`).
+ * refusal's answer, a "Resend" button on a failed webhook delivery (`POST /api/dispatches/{id}/resend`)
+ * and a "Revoke" button on a granted offer not revoked yet (`POST /api/dispatches/{id}/revoke`).
  */
 import { api } from './api.js';
 import { h, when, words } from './dom.js';
+import { revokeButton } from './revokeButton.js';
 import type { DispatchRecord, SubscriberDashboard } from './types.js';
 
 /** A final refusal's answer as stored in `detail` (`{"status":410,"body":"..."}`), or null. */
@@ -17,18 +19,25 @@ function answerOf(r: DispatchRecord): { status: number; body: string } | null {
   }
 }
 
-/** The channel and its target; for an offer what was granted and by whom ("offer: pro, by dashboard"). */
+/** The channel and its target; for an offer what was granted (or revoked) and by whom ("offer: pro, by dashboard"). */
 const channelText = (r: DispatchRecord): string =>
-  r.channel === 'offer' ? `offer: ${r.target ?? '?'}${r.actor ? `, by ${r.actor}` : ''}` : r.target === null ? r.channel : `${r.channel} → ${r.target}`;
+  r.channel === 'offer' || r.channel === 'offer_revoke'
+    ? `${r.channel === 'offer' ? 'offer' : 'revoked'}: ${r.target ?? '?'}${r.actor ? `, by ${r.actor}` : ''}`
+    : r.target === null
+      ? r.channel
+      : `${r.channel} → ${r.target}`;
 
 /**
- * Given the history and what to do after a resend started (reload with a message), returns the
- * table; the newest record of each failed webhook delivery carries the resend button.
+ * Given the history, the subscriber's id and what to do after a resend started or a revoke was done
+ * (reload with a message), returns the table; the newest record of each failed webhook delivery
+ * carries the resend button, each granted offer not revoked yet the revoke button.
  */
-export function dispatchHistory(d: SubscriberDashboard['dispatches'], onResent: (message: string) => void, onError: (error: unknown) => void): HTMLElement {
+export function dispatchHistory(d: SubscriberDashboard['dispatches'], customerId: string, onResent: (message: string) => void, onError: (error: unknown) => void): HTMLElement {
   if (d.items.length === 0) return h('p', { class: 'muted', id: 'dispatches' }, 'No dispatch attempts yet.');
   const head = h('tr', {}, ...['When', 'Channel', 'Action', 'Outcome', 'Attempt', 'Trigger', ''].map((t) => h('th', { scope: 'col' }, t)));
   const seen = new Set<number>(); // items are newest first: the first row of a delivery is its newest
+  // Grants revoked already (a revoke is a record of the grant's delivery): no Revoke button on them.
+  const revoked = new Set(d.items.filter((r) => r.channel === 'offer_revoke' && r.outcome === 'sent').map((r) => r.delivery_id));
   const body = d.items.map((r) => {
     const newest = r.delivery_id !== null && !seen.has(r.delivery_id);
     if (r.delivery_id !== null) seen.add(r.delivery_id);
@@ -48,6 +57,8 @@ export function dispatchHistory(d: SubscriberDashboard['dispatches'], onResent: 
         }
       });
       action = button;
+    } else if (r.channel === 'offer' && r.outcome === 'sent' && !revoked.has(r.delivery_id ?? r.id)) {
+      action = revokeButton(r, customerId, onResent);
     }
     return h(
       'tr',
@@ -58,7 +69,7 @@ export function dispatchHistory(d: SubscriberDashboard['dispatches'], onResent: 
       h('td', {}, outcome),
       h('td', {}, r.attempt),
       // An offer names its actor beside what it granted (channelText).
-      h('td', {}, r.actor === null || r.channel === 'offer' ? r.trigger : `${r.trigger} (${r.actor})`),
+      h('td', {}, r.actor === null || r.channel === 'offer' || r.channel === 'offer_revoke' ? r.trigger : `${r.trigger} (${r.actor})`),
       h('td', {}, action),
     );
   });

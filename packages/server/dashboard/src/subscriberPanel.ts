@@ -183,6 +183,6 @@ export async function loadSubscriber(id: string, onError: (error: unknown) => vo
       ),
     ),
     h('h3', {}, 'Dispatch history'),
-    ...(sandbox ? [h('p', { class: 'muted', id: 'dispatches' }, 'Sandbox subscribers are never alerted.')] : [dispatchHistory(extra.dispatches, (message) => void loadSubscriber(id, onError, message).catch(onError), onError), h('p', {}, button), status]),
+    ...(sandbox ? [h('p', { class: 'muted', id: 'dispatches' }, 'Sandbox subscribers are never alerted.')] : [dispatchHistory(extra.dispatches, id, (message) => void loadSubscriber(id, onError, message).catch(onError), onError), h('p', {}, button), status]),
   );
 }

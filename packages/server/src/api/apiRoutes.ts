@@ -34,7 +34,7 @@ import {
   dispatchQuerySchema,
   environmentQuerySchema,
 } from './schemas.js';
-import { grantOffer } from './offerHandlers.js';
+import { grantOffer, revokeOffer } from './offerHandlers.js';
 import { offerBodySchema, offerParamsSchema } from './offerSchemas.js';
 import { getRecommendations, getSubscriber, listAtRisk, recordSubscriberActivity } from './subscriberHandlers.js';
 import { getDashboardTrends, getSubscriberEvents } from './timelineHandlers.js';
@@ -120,6 +120,16 @@ export function apiRoutes(rt: RetentionRuntime): ApiRoute[] {
         if (!params.ok) return params.error;
         const body = validate(resendBodySchema, bodyOf(request));
         return body.ok ? resendDispatch(rt, params.data.id, body.data.actor ?? 'api') : body.error;
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/dispatches/:id/revoke',
+      handle: withQuery(noQuerySchema, async (_q, request) => {
+        const params = validate(dispatchIdParamsSchema, request.params);
+        if (!params.ok) return params.error;
+        const body = validate(offerBodySchema, bodyOf(request));
+        return body.ok ? revokeOffer(rt, params.data.id, body.data.actor ?? 'api') : body.error;
       }),
     },
     { method: 'GET', path: '/config', handle: withQuery(configQuerySchema, async () => getConfig(rt)) },

@@ -8,6 +8,7 @@ import type { WebhookCounts } from '../dashboard/webhookTally.js';
 import { DISPATCH_OUTCOMES, type DispatchLog, type DispatchRecord } from '../dispatch/dispatchLog.js';
 import { apiError, type HandlerResult } from '../http/apiError.js';
 import { storeContext } from '../store/storeContext.js';
+import { plannedDeliveries } from './plannedDeliveries.js';
 import type { Environment } from './schemas.js';
 
 type Deps = Pick<RetentionRuntime, 'store' | 'sandboxStore' | 'clock' | 'config' | 'dispatchLog'>;
@@ -54,7 +55,7 @@ export async function getDashboardSummary(deps: Deps, webhooks: WebhookCounts, e
   const alerts = { email: 0, chat: 0, log: 0, webhook: 0 };
   // Sandbox subscribers never alert: their day is empty by definition.
   if (environment !== 'sandbox') {
-    for (const { channel, outcome, count } of await deps.dispatchLog.tally(dayStart)) if (channel !== 'offer' && (outcome === 'sent' || outcome === 'logged')) alerts[channel] += count;
+    for (const { channel, outcome, count } of await deps.dispatchLog.tally(dayStart)) if (channel !== 'offer' && channel !== 'offer_revoke' && (outcome === 'sent' || outcome === 'logged')) alerts[channel] += count;
   }
   return {
     status: 200,
@@ -107,7 +108,7 @@ export async function dispatchSubscriber(deps: Deps & Pick<RetentionRuntime, 'di
   const subscriber = await deps.store.get(customerId);
   if (subscriber === undefined) return apiError('not_found', `Unknown customer "${customerId}"`, 'customer_id');
   const deliveries = planDispatch([assessSubscriber(subscriber, deps.clock.now(), deps.config)], deps.routing);
-  const planned = deliveries.map(({ channel, alert }) => ({ customer_id: customerId, action: alert.recommendation.action, urgency: alert.recommendation.urgency, channel }));
+  const planned = plannedDeliveries(deliveries);
   if (dryRun) {
     const none = () => Object.fromEntries(DISPATCH_OUTCOMES.map((o) => [o, 0]));
     const body = { dry_run: true, subscribers: 1, deliveries: deliveries.length, outcomes: none(), channels: { email: none(), chat: none(), log: none(), webhook: none() }, planned };

@@ -5,6 +5,7 @@ import { DISPATCH_OUTCOMES, type DispatchLog, type DispatchOutcome } from '../di
 import type { HandlerResult } from '../http/apiError.js';
 import { storeContext } from '../store/storeContext.js';
 import { DEFAULT_PAGE_SIZE } from './atRiskCursor.js';
+import { plannedDeliveries } from './plannedDeliveries.js';
 import type { DispatchBody } from './schemas.js';
 
 type Deps = Pick<RetentionRuntime, 'store' | 'clock' | 'config' | 'dispatcher' | 'routing' | 'offers'>;
@@ -26,14 +27,7 @@ export async function runDispatch(deps: Deps, body: DispatchBody): Promise<Handl
   const { items } = await deps.store.atRisk({ min_score: body.min_score, state: body.state, band: body.band, limit: body.limit ?? DEFAULT_PAGE_SIZE }, ctx);
   // The index picks who; the full assessment (breakdown, every recommendation) is what alerts show.
   const deliveries = planDispatch(items.map((entry) => assessSubscriber(entry.subscriber, ctx.now, ctx.config)), deps.routing);
-  const planned = deliveries.map(({ channel, alert }) => ({
-    customer_id: alert.customer_id,
-    action: alert.recommendation.action,
-    urgency: alert.recommendation.urgency,
-    channel,
-    monthly_value_usd: alert.monthly_value_usd ?? null,
-    store: alert.store ?? null,
-  }));
+  const planned = plannedDeliveries(deliveries);
   if (body.dry_run === true) {
     const subscribers = new Set(planned.map((p) => p.customer_id)).size;
     const empty = { email: zero(), chat: zero(), log: zero(), webhook: zero() };

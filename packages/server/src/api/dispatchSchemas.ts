@@ -3,8 +3,8 @@ import { ACTIONS, URGENCIES } from '@tenure/core';
 import { z } from 'zod';
 import { DISPATCH_OUTCOMES } from '../dispatch/dispatchLog.js';
 
-/** The log's channels: the delivery channels and `offer` (recorded, never planned). */
-const LOG_CHANNELS = ['email', 'chat', 'log', 'webhook', 'offer'] as const;
+/** The log's channels: the delivery channels, `offer` and `offer_revoke` (recorded, never planned). */
+const LOG_CHANNELS = ['email', 'chat', 'log', 'webhook', 'offer', 'offer_revoke'] as const;
 
 const epochMs = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 

@@ -63,3 +63,39 @@ export async function grantOffer(deps: Deps, customerId: string, action: string,
       return apiError('internal_error', `unexpected offer outcome ${outcome.kind}`);
   }
 }
+
+/**
+ * Given a dispatch record id of a granted offer and who acts, revokes that grant through
+ * RevenueCat: 200 with what was revoked and RevenueCat's answer; 404 for an unknown record; 400
+ * (field `id`) for a record that is no granted offer; 409 when it was revoked already, has ended,
+ * or no offers are configured (no key to call RevenueCat with); 502 with RevenueCat's answer when it
+ * refuses or cannot be reached (recorded as failed).
+ *
+ * @example
+ * await revokeOffer(runtime, 42, 'dashboard'); // { status: 200, body: { revoked: { grant_id: 42, entitlement, ... }, revenuecat: { status: 200, body }, dispatch_id: 43 } }
+ */
+export async function revokeOffer(deps: Pick<Deps, 'offers'>, id: number, actor: string): Promise<HandlerResult> {
+  if (deps.offers === undefined) return apiError('conflict', 'No offers are configured, so RevenueCat cannot be called (set offers, REVENUECAT_API_KEY and --revenuecat-project)', 'id');
+  const outcome = await deps.offers.revoke(id, actor);
+  switch (outcome.kind) {
+    case 'revoked':
+    case 'failed': {
+      const { grant } = outcome;
+      const body = {
+        revoked: { grant_id: grant.id, customer_id: grant.customer_id, action: grant.action, entitlement: grant.target! },
+        revenuecat: outcome.answer,
+        dispatch_id: outcome.record.id,
+      };
+      if (outcome.kind === 'revoked') return { status: 200, body };
+      const refused = outcome.answer.status === null ? 'could not be reached' : `answered ${outcome.answer.status}`;
+      return { status: 502, body: { error: { code: 'bad_gateway', message: `RevenueCat ${refused}: nothing was revoked` }, ...body } };
+    }
+    case 'not_found':
+      return apiError('not_found', outcome.message, 'id');
+    case 'not_grant':
+      return apiError('invalid_request', outcome.message, 'id');
+    case 'already_revoked':
+    case 'ended':
+      return apiError('conflict', outcome.message, 'id');
+  }
+}

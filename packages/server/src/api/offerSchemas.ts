@@ -38,3 +38,15 @@ export const offerGrantResponseSchema = z.object({
   revenuecat: answerSchema,
   dispatch_id: z.number().int().describe('The grant’s record in the dispatch log.'),
 });
+
+/** 200 of `POST /api/dispatches/{id}/revoke`: what was revoked and RevenueCat's answer; 502 carries the same fields beside `error`. */
+export const offerRevokeResponseSchema = z.object({
+  revoked: z.object({
+    grant_id: z.number().int().describe('The grant’s record in the dispatch log (the `id` revoked).'),
+    customer_id: z.string(),
+    action: z.enum(ACTIONS),
+    entitlement: z.string(),
+  }),
+  revenuecat: answerSchema,
+  dispatch_id: z.number().int().describe('The revoke’s record in the dispatch log (channel `offer_revoke`).'),
+});

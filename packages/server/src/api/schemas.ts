@@ -202,6 +202,7 @@ export const dispatchSummarySchema = z.object({
       action: z.enum(ACTIONS),
       urgency: z.enum(URGENCIES),
       channel: z.enum(DISPATCH_CHANNELS),
+      target: z.string().nullable().meta({ description: 'The webhook endpoint the delivery goes to (its name, as the dispatch log’s `target`); null on the email, chat and log channels.' }),
       monthly_value_usd: z.number().nonnegative().nullable().meta({ description: 'The revenue at risk the alert shows: monthly value in USD, whole cents; null when no price is known.' }),
       store: z.string().nullable().meta({ description: 'The store of the current subscription as RevenueCat sends it (`APP_STORE`, ...); null when unknown.' }),
     }),

@@ -87,3 +87,22 @@ export async function closeRetentionApp(app: Express, signal?: AbortSignal): Pro
   if (rt !== undefined) dashboardStateOf(rt).close(); // end the dashboard's live streams
   await rt?.close(signal);
 }
+
+/**
+ * Given an app made by `createRetentionApp`, sends the webhook deliveries its dispatch log holds
+ * unfinished (recorded `pending` or `retrying` when a crash or a shutdown cut them short; with a
+ * SQLite or PostgreSQL store they outlive the process) once each, with their stored body and
+ * `webhook-id`, and closes unfinished email or chat deliveries as failed, as `tenure serve` does
+ * at start. Call it once your server listens; a slow receiver never holds up the start, so do not
+ * wait for it before listening. Resolves with how many deliveries were taken up, once each has a
+ * final outcome (logged); rejects when the dispatch log cannot be read. Later calls return the
+ * first call's promise. Resolves with 0 for an app not made by `createRetentionApp`.
+ *
+ * @example
+ * const retention = createRetentionApp({ store: await openStore({ kind: 'sqlite', path: './data/tenure.db' }) });
+ * app.use('/retention', retention);
+ * app.listen(3000, () => void resumeRetentionDeliveries(retention).catch(console.error));
+ */
+export function resumeRetentionDeliveries(app: Express): Promise<number> {
+  return runtimes.get(app)?.resumeDeliveries() ?? Promise.resolve(0);
+}

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { configResponseSchema } from '../api/configSchemas.js';
 import { dashboardOpenApiPaths } from '../api/dashboardOpenApi.js';
 import * as s from '../api/schemas.js';
-import { offerBodySchema, offerGrantResponseSchema, offerParamsSchema } from '../api/offerSchemas.js';
+import { offerBodySchema, offerGrantResponseSchema, offerParamsSchema, offerRevokeResponseSchema } from '../api/offerSchemas.js';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 const content = (schema: z.ZodType) => ({ 'application/json': { schema: json(schema) } });
@@ -125,6 +125,23 @@ export function buildOpenApiDocument(serviceName: string): Record<string, unknow
               '401': common['401'],
               '404': err('No dispatch record with this id'),
               '409': err('The delivery is still being sent, or its endpoint is no longer configured'),
+            },
+          }),
+        },
+      },
+      '/api/dispatches/{id}/revoke': {
+        post: {
+          summary: "Revoke a granted offer through RevenueCat's API v2 (`revoke_granted_entitlement`), recorded in the dispatch log (channel `offer_revoke`, the actor named)",
+          parameters: [{ name: 'id', in: 'path', required: true, description: 'The grant’s record (channel `offer`, outcome `sent`) in GET /api/dispatches', schema: json(s.dispatchIdParamsSchema.shape.id) }],
+          requestBody: { required: false, content: content(offerBodySchema) },
+          ...api({
+            responses: {
+              '200': ok('Revoked: what and RevenueCat’s answer', offerRevokeResponseSchema),
+              '400': err('Not a granted offer (`error.field` is `id`), or an invalid body'),
+              '401': err('Missing or wrong bearer token'),
+              '404': err('No dispatch record with this id'),
+              '409': err('Revoked already, ended, or no offers configured'),
+              '502': ok('RevenueCat refused or could not be reached: `error` beside `revoked` and `revenuecat` (status null when unreachable); recorded as failed', offerRevokeResponseSchema.extend({ error: s.errorBodySchema.shape.error })),
             },
           }),
         },

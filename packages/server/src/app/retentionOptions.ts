@@ -15,12 +15,12 @@ import {
   type SubscriberStore,
   type TenureConfig,
 } from '@tenure/core';
-import { serviceConfigOf, type CooldownOverrides, type ServiceConfig } from '../config/serviceConfig.js';
+import { serviceConfigOf, type ServiceConfig } from '../config/serviceConfig.js';
 import { wallClock, type Clock } from '../clock/clock.js';
 import { createDispatcher, type Dispatcher } from '../dispatch/dispatcher.js';
 import type { DispatchLog } from '../dispatch/dispatchLog.js';
 import { createRateLimiter, realSleep } from '../dispatch/rateLimiter.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../dispatch/retryPolicy.js';
+import { DEFAULT_RETRY_POLICY } from '../dispatch/retryPolicy.js';
 import { createBearerMatcher, createSecretMatcher, type SecretMatcher } from '../http/secretMatcher.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import type { AlertWebhookNotifier } from '../notify/alertWebhookNotifier.js';
@@ -31,28 +31,11 @@ import { offerGrantsOf, type OffersOptions } from '../offers/offersOptions.js';
 import { instrumentStore } from '../metrics/instrumentStore.js';
 import { createRetentionMetrics, type RetentionMetrics } from '../metrics/retentionMetrics.js';
 import { storeContext } from '../store/storeContext.js';
+import type { DispatchOptions } from './dispatchOptions.js';
 import { probeReadiness } from './readiness.js';
 import { startAtRiskSweep } from './startAtRiskSweep.js';
 
-/** How alerts are dispatched. Every field has a default. */
-export interface DispatchOptions {
-  /** Dispatch when a webhook raises a subscriber to an immediate recommendation. Default true. */
-  auto?: boolean;
-  /** Messages per second per channel (0 = unlimited). Default 1. */
-  ratePerSecond?: number;
-  /** No second alert for the same subscriber, action and channel within this many ms. Default 24 h. */
-  cooldownMs?: number;
-  /** Cooldowns (ms) of some urgencies and channels (`{ soon: { email: 72 * 3_600_000 } }`); the others take `cooldownMs`. */
-  cooldownsMs?: CooldownOverrides;
-  /** Retries with exponential backoff on 5xx and network errors. Default 3 attempts, 1 s base. */
-  retry?: Partial<RetryPolicy>;
-  /** Where attempts and cooldowns are kept. Default the store's own log (durable with a durable store, shared by replicas). */
-  log?: DispatchLog;
-  /** Injectable waiting (tests): used for rate-limit spacing and retry backoff. */
-  sleep?: (ms: number) => Promise<void>;
-  /** A link to put in alerts, e.g. your admin page for the customer. */
-  alertLink?: (customerId: string) => string | undefined;
-}
+export type { DispatchOptions } from './dispatchOptions.js';
 
 /** Options of `createRetentionApp`, `createRetentionRequestListener` and `startRetentionServer`. */
 export interface RetentionOptions {
@@ -140,6 +123,12 @@ export interface RetentionRuntime {
   /** Null when the stores answer and the service is not shutting down, else why not (`GET /ready`). */
   ready(): Promise<string | null>;
   /**
+   * Once per runtime (later calls return the first call's promise): takes up the deliveries the
+   * dispatch log holds unfinished (`Dispatcher.resume`), logs how many, and resolves with that
+   * number once each has a final outcome.
+   */
+  resumeDeliveries(): Promise<number>;
+  /**
    * Stops the at-risk sweep, waits for in-flight dispatches (until `signal` aborts: the alerts left
    * are recorded as failed and their cooldowns released), then closes notifiers and the store.
    */
@@ -191,9 +180,10 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     onOutcome: metrics.dispatched,
     ...(d.alertLink === undefined ? {} : { alertLink: d.alertLink }),
   });
-  const offers = offerGrantsOf(options.offers, { log: dispatchLog, clock, logger });
+  const offers = offerGrantsOf(options.offers, { log: dispatchLog, clock, logger, onOutcome: metrics.offered });
   const autoDispatch = d.auto ?? true;
   let closing = false;
+  let resumed: Promise<number> | undefined;
   const sweep = startAtRiskSweep({ store, clock, config, logger, intervalMs: options.sweepIntervalMs ?? 1000 });
 
   const autoDispatchOne = (subscriber: Subscriber) => {
@@ -236,6 +226,11 @@ export function resolveRuntime(options: RetentionOptions = {}): RetentionRuntime
     metricsPublic: options.metricsPublic ?? false,
     // The stores themselves (not the instrumented one): a probe's lookups stay out of the store latency metrics.
     ready: () => probeReadiness([{ name: 'the store', store: rawStore }, { name: 'the sandbox store', store: sandboxStore }], () => closing),
+    resumeDeliveries: () =>
+      (resumed ??= dispatcher.resume().then((count) => {
+        if (count > 0) logger.info({ deliveries: count }, 'unfinished deliveries taken up at start');
+        return count;
+      })),
     async close(signal) {
       closing = true; // from now on /ready answers 503, so a load balancer stops sending traffic
       await sweep.stop(); // before the store closes under it

@@ -5,7 +5,7 @@ import { applyEvent, assessSubscriber, planDispatch, type Delivery, type Handled
 import { DAY, T0 } from '@tenure/testkit';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWebhookReceiver, type ReceiverAnswer, type ReceivedRequest } from '../../test/helpers/webhookReceiver.js';
 import { fixedClock } from '../clock/clock.js';
 import { createAlertWebhookNotifier } from '../notify/alertWebhookNotifier.js';
@@ -34,8 +34,8 @@ async function startReceiver(answers: ReceiverAnswer[] = []) {
 const verify = (r: Received) => new Webhook(SECRET).verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
 
 /** The plan for one churned customer (winback, immediate) with the given endpoints. */
-function churnedPlan(customer: string, webhooks: { name: string; urgencies: ('immediate' | 'soon' | 'monitor')[] }[]): Delivery[] {
-  const base = { app_user_id: customer, event_timestamp_ms: T0 } as const;
+function churnedPlan(customer: string, webhooks: { name: string; urgencies: ('immediate' | 'soon' | 'monitor')[] }[], originalId?: string): Delivery[] {
+  const base = { app_user_id: customer, event_timestamp_ms: T0, ...(originalId === undefined ? {} : { original_app_user_id: originalId }) } as const;
   let s = applyEvent(undefined, { ...base, type: 'INITIAL_PURCHASE', id: `${customer}-1` } as HandledEvent);
   s = applyEvent(s, { ...base, type: 'EXPIRATION', id: `${customer}-2`, event_timestamp_ms: T0 + 1 } as HandledEvent);
   return planDispatch([assessSubscriber(s, T0)], { webhooks });
@@ -162,5 +162,33 @@ describe('the webhook channel in the dispatcher', () => {
     expect(await log.unfinished(10)).toEqual([]);
     expect(await dispatcher.resume()).toBe(0); // nothing twice
     expect(receiver.received).toHaveLength(2);
+  });
+
+  it('a delivery taken up at start that finally fails gives its cooldown back (claimed under the person id), so the next dispatch sends; one that succeeds keeps it', async () => {
+    for (const finalAnswer of [{ status: 410, body: 'gone' }, { status: 200 }]) {
+      const log = createMemoryDispatchLog();
+      // The first service: its receiver holds the request open, and a shutdown leaves the delivery pending.
+      const slow = await startReceiver([{ status: 200, delayMs: 5_000 }]);
+      const first = setup([createAlertWebhookNotifier({ name: 'crm', url: slow.url, secret: SECRET })], log);
+      const plan = churnedPlan('u6', [{ name: 'crm', urgencies: ['immediate'] }], 'anon-u6');
+      expect(plan.find((d) => d.channel === 'webhook')!.alert.person_id).toBe('anon-u6');
+      const running = first.dispatcher.run(plan, 'batch');
+      await vi.waitFor(() => expect(slow.received).toHaveLength(1));
+      await first.dispatcher.drain(AbortSignal.abort());
+      expect((await running).channels.webhook.pending).toBe(1);
+      expect((await log.unfinished(10)).map((r) => r.outcome)).toEqual(['pending']);
+      // The restart: the receiver now answers finally.
+      const receiver = await startReceiver([finalAnswer]);
+      const second = setup([createAlertWebhookNotifier({ name: 'crm', url: receiver.url, secret: SECRET })], log);
+      expect(await second.dispatcher.resume()).toBe(1);
+      const next = await second.dispatcher.run(plan, 'batch');
+      if (finalAnswer.status === 410) {
+        expect(next.channels.webhook).toMatchObject({ sent: 1, skipped_cooldown: 0 });
+        expect(receiver.received).toHaveLength(2);
+      } else {
+        expect(next.channels.webhook).toMatchObject({ sent: 0, skipped_cooldown: 1 });
+        expect(receiver.received).toHaveLength(1);
+      }
+    }
   });
 });

@@ -12,7 +12,7 @@ import { isRetryable, retryAfterOf } from '../notify/notifier.js';
 import type { DispatcherDeps } from './dispatcher.js';
 import type { DispatchOutcome, DispatchTrigger } from './dispatchLog.js';
 import { backoffDelay } from './retryPolicy.js';
-import { answerDetail, webhookBody, webhookIdOfBody } from './webhookDelivery.js';
+import { answerDetail, personIdOfBody, webhookBody, webhookIdOfBody } from './webhookDelivery.js';
 
 /** The longest `Retry-After` honoured (a receiver asking for more waits this much). */
 export const MAX_RETRY_AFTER_MS = 5 * 60_000;
@@ -138,9 +138,15 @@ export function createWebhookDeliverer(deps: DispatcherDeps, ctx: WebhookContext
     const hook = endpoints.get(open.target ?? '');
     if (body === null || webhookIdOfBody(body) === undefined) return close('its body is not in the dispatch log');
     if (hook === undefined) return close(`no webhook endpoint "${open.target}" configured any more`);
+    // Started in this process since (a resume called while the service already serves): not ours to send.
+    if (active.has(deliveryId)) return 'pending';
     deps.logger.info({ customer_id: open.customer_id, target: open.target, delivery_id: deliveryId }, 'resending an unfinished webhook delivery');
     const base = { customer_id: open.customer_id, action: open.action, urgency: open.urgency, risk_score: open.risk_score, delivery_id: deliveryId, target: hook.name };
-    return attemptWebhook(base, body, hook, Math.max(1, open.attempt + 1), open.trigger, open.actor);
+    // A dispatch (trigger batch or webhook) claimed the cooldown `deliver` claims, under the person
+    // its body names; a final failure gives it back, as a first delivery's does. A resend (manual)
+    // claimed none: the mark there is the earlier delivery's, or a later dispatch's.
+    const key = open.trigger === 'manual' ? undefined : cooldownKey(personIdOfBody(body) ?? open.customer_id, open.action, `webhook:${hook.name}`);
+    return attemptWebhook(base, body, hook, Math.max(1, open.attempt + 1), open.trigger, open.actor, key);
   }
 
   async function resend(recordId: number, actor: string): Promise<ResendResult> {
@@ -170,7 +176,8 @@ export function createWebhookDeliverer(deps: DispatcherDeps, ctx: WebhookContext
   async function resume(): Promise<number> {
     const seen = new Set<number>();
     for (;;) {
-      const open = (await deps.log.unfinished(100)).filter((r) => !seen.has(r.delivery_id!));
+      // Deliveries this process is sending (the service already serves) are not unfinished: skip them.
+      const open = (await deps.log.unfinished(100)).filter((r) => !seen.has(r.delivery_id!) && !active.has(r.delivery_id!));
       if (open.length === 0) return seen.size;
       for (const r of open) seen.add(r.delivery_id!);
       const failed = (error: unknown) => (deps.logger.error({ err: ctx.errorText(error) }, 'dispatch bookkeeping failed'), 'failed' as const);

@@ -36,6 +36,24 @@ export function webhookIdOfBody(body: string): string | undefined {
 }
 
 /**
+ * Given a body as stored, returns the id its delivery's cooldown was claimed under: the person's
+ * first app user id (`data.original_app_user_id`, the alert's `person_id`), else `data.customer_id`;
+ * undefined when the text is not such a body. Pure.
+ *
+ * @example
+ * personIdOfBody(webhookBody({ ...alert, person_id: 'anon1' }, now, undefined, 'a1')); // 'anon1'
+ */
+export function personIdOfBody(body: string): string | undefined {
+  try {
+    const data = (JSON.parse(body) as { data?: { original_app_user_id?: unknown; customer_id?: unknown } }).data;
+    const id = data?.original_app_user_id ?? data?.customer_id;
+    return typeof id === 'string' && id !== '' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Given a failed attempt's error, returns the `detail` recorded with a final failure: the receiver's
  * answer as JSON (`{"status":404,"body":"..."}`), or null when it did not answer. Pure.
  *

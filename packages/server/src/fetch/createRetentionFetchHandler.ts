@@ -38,6 +38,12 @@ export interface RetentionFetchHandler {
   readonly runtime: RetentionRuntime;
   /** Waits for in-flight dispatches (until `signal` aborts), then closes notifiers and the store. */
   close(signal?: AbortSignal): Promise<void>;
+  /**
+   * Sends the webhook deliveries a crash or a shutdown left unfinished in a durable store's dispatch
+   * log, once each (see `resumeRetentionDeliveries`). Resolves with how many were taken up, once
+   * each has a final outcome; later calls return the same promise.
+   */
+  resumeDeliveries(): Promise<number>;
 }
 
 const WEBHOOK_ROUTE = routeIndexOf('/webhook');
@@ -132,5 +138,5 @@ export function createRetentionFetchHandler(options: RetentionFetchOptions = {})
     }
     return answer(apiError('not_found', `No route for ${request.method} ${path}`), requestId);
   }) as RetentionFetchHandler;
-  return Object.assign(handler, { runtime, close: (signal?: AbortSignal) => runtime.close(signal) });
+  return Object.assign(handler, { runtime, close: (signal?: AbortSignal) => runtime.close(signal), resumeDeliveries: () => runtime.resumeDeliveries() });
 }

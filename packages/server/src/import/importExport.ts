@@ -10,10 +10,11 @@
 import type { HandledEvent, ImportSession, SubscriberStore, TenureConfig } from '@tenure/core';
 import type { Clock } from '../clock/clock.js';
 import { emptyRowTally, exportEventBatches, type ExportRowTally } from './exportEvents.js';
+import { heldElsewhereListener, type HeldElsewhereTally } from './heldElsewhere.js';
 import type { ExportReader } from './readExport.js';
 
 /** What an export import did: what the rows held, and what the store did with their events. */
-export interface ExportImportReport extends ExportRowTally {
+export interface ExportImportReport extends ExportRowTally, HeldElsewhereTally {
   /** Events derived and stored now, already stored (an earlier import or webhook with the same id), or of a type the core does not apply yet. */
   new: number;
   duplicate: number;
@@ -57,13 +58,13 @@ export interface ExportImportOptions {
  * if (opened.ok) await importExport(store, opened.value, { clock: wallClock(), config: DEFAULT_CONFIG });
  */
 export async function importExport(store: SubscriberStore, reader: ExportReader, options: ExportImportOptions): Promise<ExportImportReport> {
-  const report: ExportImportReport = { ...emptyRowTally(), new: 0, duplicate: 0, ignored: 0 };
+  const report: ExportImportReport = { ...emptyRowTally(), new: 0, duplicate: 0, ignored: 0, held_elsewhere: 0, held_elsewhere_examples: [] };
   const contextNow = () => ({ now: options.clock.now(), config: options.config });
   const session = await store.beginImport(contextNow());
   const sandboxSession = options.sandboxStore === undefined ? undefined : await options.sandboxStore.beginImport(contextNow());
   const apply = async (target: ImportSession, events: readonly HandledEvent[]) => {
     if (events.length === 0) return;
-    for (const status of await target.append(events)) {
+    for (const status of await target.append(events, heldElsewhereListener(report, events))) {
       if (status === 'applied') report.new += 1;
       else report.duplicate += 1;
     }

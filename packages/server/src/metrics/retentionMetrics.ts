@@ -4,9 +4,10 @@
  * and the subscriber gauges read from the store's at-risk totals at scrape time. Metric names,
  * labels and meanings: docs/operations.md.
  */
-import { RISK_BANDS, SUBSCRIBER_STATES, type DeliveryChannel, type RiskBand, type SubscriberState, type StoreContext, type SubscriberStore } from '@tenure/core';
+import { ACTIONS, RISK_BANDS, SUBSCRIBER_STATES, type Action, type DeliveryChannel, type RiskBand, type SubscriberState, type StoreContext, type SubscriberStore } from '@tenure/core';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { DISPATCH_OUTCOMES, type DispatchOutcome } from '../dispatch/dispatchLog.js';
+import { OFFER_OUTCOMES, type OfferOutcome } from '../offers/offerOutcome.js';
 import { ROUTE_LABELS, STATUS_CLASSES, statusClassIndex } from './routeLabel.js';
 import { asPromMetric, SlotCounter } from './slotCounter.js';
 import { SlotHistogram } from './slotHistogram.js';
@@ -21,6 +22,9 @@ export const STORE_OPERATIONS = ['apply', 'at_risk'] as const;
 export type StoreOperation = (typeof STORE_OPERATIONS)[number];
 
 const CHANNELS: readonly DeliveryChannel[] = ['email', 'chat', 'log', 'webhook'];
+
+/** Who started an offer: `trigger` label values of `tenure_offers_total`. */
+export const OFFER_TRIGGERS = ['manual', 'auto'] as const;
 
 /** Where the subscriber gauges read from at scrape time: the production store, at the service's now. */
 export interface SubscriberSource {
@@ -43,6 +47,8 @@ export interface RetentionMetrics {
    * occurrence (`ApplyOutcome.heldBy`), in the production or the sandbox store.
    */
   occurrenceElsewhere(environment: OccurrenceEnvironment): void;
+  /** One offer grant or revoke and what became of it (`OfferOutcome`), by a person (`manual`) or automatic. */
+  offered(action: Action, outcome: OfferOutcome, trigger: (typeof OFFER_TRIGGERS)[number]): void;
   /** The registry (built on first use), e.g. to add an app's own metrics. */
   registry(): Registry;
   /** The exposition: the text and its content type. */
@@ -53,6 +59,7 @@ export interface RetentionMetrics {
   readonly dispatches: SlotCounter;
   readonly storeOperations: SlotHistogram;
   readonly occurrencesElsewhere: SlotCounter;
+  readonly offers: SlotCounter;
 }
 
 /**
@@ -92,6 +99,12 @@ export function createRetentionMetrics(source: SubscriberSource): RetentionMetri
     ['environment'],
     [OCCURRENCE_ENVIRONMENTS],
   );
+  const offers = new SlotCounter(
+    'tenure_offers_total',
+    'One-click offers by action, outcome (granted, failed, skipped_cooldown, skipped_cap, error; revoked, revoke_failed) and trigger (manual, auto).',
+    ['action', 'outcome', 'trigger'],
+    [ACTIONS, OFFER_OUTCOMES, OFFER_TRIGGERS],
+  );
   const outcomeWidth = WEBHOOK_OUTCOMES.length;
   const classWidth = STATUS_CLASSES.length;
   const dispatchWidth = DISPATCH_OUTCOMES.length;
@@ -100,7 +113,7 @@ export function createRetentionMetrics(source: SubscriberSource): RetentionMetri
   const build = (): Registry => {
     const r = new Registry();
     collectDefaultMetrics({ register: r });
-    for (const metric of [webhooks, requests, dispatches, storeOperations, occurrencesElsewhere]) r.registerMetric(asPromMetric(metric));
+    for (const metric of [webhooks, requests, dispatches, storeOperations, occurrencesElsewhere, offers]) r.registerMetric(asPromMetric(metric));
     registerSubscriberGauges(r, source);
     return r;
   };
@@ -111,6 +124,7 @@ export function createRetentionMetrics(source: SubscriberSource): RetentionMetri
     dispatches,
     storeOperations,
     occurrencesElsewhere,
+    offers,
     webhookReceived(type, outcome) {
       webhooks.add(webhookTypeIndex(type) * outcomeWidth + webhookOutcomeIndex(outcome));
     },
@@ -125,6 +139,9 @@ export function createRetentionMetrics(source: SubscriberSource): RetentionMetri
     },
     occurrenceElsewhere(environment) {
       occurrencesElsewhere.add(environment === 'production' ? 0 : 1);
+    },
+    offered(action, outcome, trigger) {
+      offers.add((ACTIONS.indexOf(action) * OFFER_OUTCOMES.length + OFFER_OUTCOMES.indexOf(outcome)) * OFFER_TRIGGERS.length + (trigger === 'manual' ? 0 : 1));
     },
     registry: () => (registry ??= build()),
     async scrape() {

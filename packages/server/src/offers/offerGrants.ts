@@ -6,7 +6,9 @@
  * hold across restarts and replicas.
  */
 import { URGENCY_BY_ACTION, type Action, type Alert, type Assessment, type DispatchRecord, type Offer, type Urgency } from '@tenure/core';
-import { ApiV2Error } from '../backfill/apiV2Client.js';
+import { answerOf, type GrantAnswer } from './grantAnswer.js';
+import type { OfferOutcome } from './offerOutcome.js';
+import { revokeGrant, type RevokeOutcome } from './revokeGrant.js';
 import type { Clock } from '../clock/clock.js';
 import type { DispatchLog } from '../dispatch/dispatchLog.js';
 import type { Logger } from '../log/logger.js';
@@ -24,12 +26,8 @@ export interface OfferGrantsDeps {
   log: DispatchLog;
   clock: Clock;
   logger: Logger;
-}
-
-/** RevenueCat's answer: its status (null when it could not be reached) and body. */
-export interface GrantAnswer {
-  status: number | null;
-  body: unknown;
+  /** Told what became of each grant and revoke (the offers counter of /metrics). */
+  onOutcome?: ((action: Action, outcome: OfferOutcome, trigger: 'manual' | 'auto') => void) | undefined;
 }
 
 /** What was asked of RevenueCat. */
@@ -75,6 +73,8 @@ export interface OfferGrants {
   grantAuto(alerts: readonly Alert[]): Promise<GrantOutcome[]>;
   /** True when at least one offer is automatic. */
   readonly hasAuto: boolean;
+  /** Revokes the grant recorded as dispatch record `recordId` (see `revokeGrant`). */
+  revoke(recordId: number, actor: string): Promise<RevokeOutcome>;
   /** Resolves when no grant is in flight. */
   idle(): Promise<void>;
 }
@@ -96,10 +96,6 @@ const capKey = (action: Action, dayStart: number, slot: number) => `offer-cap|${
 /** The RevenueCat path of a grant. */
 const grantPath = (project: string, customerId: string) => `/projects/${encodeURIComponent(project)}/customers/${encodeURIComponent(customerId)}/actions/grant_entitlement`;
 
-const answerOf = (error: unknown): GrantAnswer =>
-  error instanceof ApiV2Error
-    ? { status: error.status, body: error.body ?? { message: error.message } }
-    : { status: null, body: { message: error instanceof Error ? error.message : String(error) } };
 
 /**
  * Given the offers, RevenueCat's API, the project and the service's log, clock and logger, returns
@@ -145,12 +141,16 @@ export function createOfferGrants(deps: OfferGrantsDeps): OfferGrants {
     if (offer === undefined) return { kind: 'no_offer' };
     const now = deps.clock.now();
     const personKey = offerCooldownKey(action, person_id);
-    if (!(await deps.log.claimCooldown(personKey, now, offer.cooldown_ms))) return { kind: 'cooldown', cooldown: offer.cooldown };
+    if (!(await deps.log.claimCooldown(personKey, now, offer.cooldown_ms))) {
+      deps.onOutcome?.(action, 'skipped_cooldown', trigger);
+      return { kind: 'cooldown', cooldown: offer.cooldown };
+    }
     let slot: Slot | undefined;
     if (trigger === 'auto') {
       slot = await claimCapSlot(offer, now);
       if (slot === undefined) {
         await deps.log.releaseCooldown(personKey);
+        deps.onOutcome?.(action, 'skipped_cap', trigger);
         return { kind: 'cap_reached', daily_cap: offer.daily_cap };
       }
     }
@@ -185,6 +185,7 @@ export function createOfferGrants(deps: OfferGrantsDeps): OfferGrants {
     const fields = { customer_id, action, entitlement: offer.entitlement, expires_at: grant.expires_at, trigger, actor, status: answer.status };
     if (ok) deps.logger.info(fields, 'offer granted');
     else deps.logger.warn(fields, 'offer grant failed');
+    deps.onOutcome?.(action, ok ? 'granted' : 'failed', trigger);
     return ok ? { kind: 'granted', grant, answer, record } : { kind: 'failed', grant, answer, record };
   };
 
@@ -211,12 +212,20 @@ export function createOfferGrants(deps: OfferGrantsDeps): OfferGrants {
         work.push(
           grantNow({ customer_id: alert.customer_id, person_id, risk_score: alert.risk.score, urgency: alert.recommendation.urgency, action, trigger: 'auto', actor: null }).catch((error: unknown): GrantOutcome => {
             deps.logger.error({ err: String(error), customer_id: alert.customer_id, action }, 'automatic offer failed');
+            deps.onOutcome?.(action, 'error', 'auto');
             return { kind: 'error', message: String(error) };
           }),
         );
       }
       return track(Promise.all(work));
     },
+    revoke: (recordId, actor) =>
+      track(
+        revokeGrant(deps, recordId, actor).then((outcome) => {
+          if (outcome.kind === 'revoked' || outcome.kind === 'failed') deps.onOutcome?.(outcome.grant.action, outcome.kind === 'revoked' ? 'revoked' : 'revoke_failed', 'manual');
+          return outcome;
+        }),
+      ),
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

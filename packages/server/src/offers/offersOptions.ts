@@ -26,7 +26,7 @@ export interface OffersOptions {
  * @example
  * const offers = offerGrantsOf(options.offers, { log: store.dispatchLog, clock, logger });
  */
-export function offerGrantsOf(option: OffersOptions | undefined, deps: Pick<OfferGrantsDeps, 'log' | 'clock' | 'logger'>): OfferGrants | undefined {
+export function offerGrantsOf(option: OffersOptions | undefined, deps: Pick<OfferGrantsDeps, 'log' | 'clock' | 'logger' | 'onOutcome'>): OfferGrants | undefined {
   if (option === undefined || option.offers.length === 0) return undefined;
   const api = createApiV2Client({ baseUrl: option.baseUrl ?? DEFAULT_API_BASE_URL, apiKey: option.apiKey, timeoutMs: option.timeoutMs ?? 10_000, maxRetries: 1, maxRateLimitWaits: 1 });
   return createOfferGrants({ offers: option.offers, api, project: option.project, ...deps });

@@ -140,10 +140,7 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
 
   // Webhook deliveries a crash or a shutdown left unfinished are sent again, once each, now that
   // the service listens (a slow receiver never delays the start).
-  listener.runtime.dispatcher.resume().then(
-    (resumed) => resumed > 0 && logger.info({ deliveries: resumed }, 'unfinished deliveries taken up at start'),
-    (error: unknown) => logger.error({ err: String(error) }, 'taking up unfinished deliveries failed'),
-  );
+  listener.resumeDeliveries().catch((error: unknown) => logger.error({ err: String(error) }, 'taking up unfinished deliveries failed'));
 
   return { server, url, listener, close };
 }

@@ -15,8 +15,10 @@ import type {
   EventPage,
   TimelineQuery,
   HandledEvent,
+  HeldElsewhereListener,
   ImportSession,
   MovedSubscription,
+  OccurrenceHolder,
   PositionOf,
   ProgressListener,
   StoreContext,
@@ -59,6 +61,13 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
   /** Persons an import session touched whose rows wait for its `finish` (kept by the store, so a later session assesses them too). */
   const unassessed = new Set<CustomerEntry>();
 
+  /** A batch's duplicate: with a listener, its holder (when another person's) is kept for after the batch. */
+  const duplicateOf = (event: HandledEvent, i: number, held: [number, OccurrenceHolder][], listener: HeldElsewhereListener | undefined): 'duplicate' => {
+    const holder = listener === undefined ? undefined : table.holderOf(event);
+    if (holder !== undefined) held.push([i, holder]);
+    return 'duplicate';
+  };
+
   const store: MemorySubscriberStore = {
     kind: 'memory',
     dispatchLog: createMemoryDispatchLog(),
@@ -76,14 +85,17 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
       return { status: 'applied', subscriber: table.apply(event, ctx).subscriber };
     },
 
-    async applyEvents(events: readonly HandledEvent[], ctx: StoreContext): Promise<ApplyOutcome['status'][]> {
+    async applyEvents(events: readonly HandledEvent[], ctx: StoreContext, onHeldElsewhere?: HeldElsewhereListener): Promise<ApplyOutcome['status'][]> {
       table.useConfig(ctx);
-      return events.map((delivered) => {
+      const held: [number, OccurrenceHolder][] = [];
+      const statuses = events.map((delivered, i) => {
         const event = table.moved.route(delivered);
-        if (table.has(event)) return 'duplicate';
+        if (table.has(event)) return duplicateOf(event, i, held, onHeldElsewhere);
         table.apply(event, ctx);
-        return 'applied';
+        return 'applied' as const;
       });
+      for (const [i, holder] of held) onHeldElsewhere!(i, holder);
+      return statuses;
     },
 
     async beginImport(ctx: StoreContext): Promise<ImportSession> {
@@ -91,13 +103,16 @@ export function createMemorySubscriberStore(options: MemoryStoreOptions = {}): M
       return {
         // Each event is folded into its person at once (cheap in memory); the row, its scoring
         // and its place in the at-risk indexes, once per person at `finish`.
-        async append(events) {
-          return events.map((delivered) => {
+        async append(events, onHeldElsewhere) {
+          const held: [number, OccurrenceHolder][] = [];
+          const statuses = events.map((delivered, i) => {
             const event = table.moved.route(delivered);
-            if (table.has(event)) return 'duplicate';
+            if (table.has(event)) return duplicateOf(event, i, held, onHeldElsewhere);
             unassessed.add(table.apply(event, ctx, false));
-            return 'applied';
+            return 'applied' as const;
           });
+          for (const [i, holder] of held) onHeldElsewhere!(i, holder);
+          return statuses;
         },
         async finish(done, onProgress) {
           table.useConfig(done);

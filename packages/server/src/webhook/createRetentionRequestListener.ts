@@ -27,6 +27,12 @@ export interface RetentionRequestListener extends RequestListener {
    * as failed and its cooldown released), then closes notifiers and the store.
    */
   close(signal?: AbortSignal): Promise<void>;
+  /**
+   * Sends the webhook deliveries a crash or a shutdown left unfinished in a durable store's dispatch
+   * log, once each (see `resumeRetentionDeliveries`); call it once the server listens. Resolves
+   * with how many were taken up, once each has a final outcome; later calls return the same promise.
+   */
+  resumeDeliveries(): Promise<number>;
 }
 
 const isWebhookPost = (req: IncomingMessage, path: string): boolean =>
@@ -92,5 +98,5 @@ export function createRetentionRequestListener(options: RetentionOptions = {}): 
     if (isWebhookPost(req, head.target.path)) void serveWebhook(req, res);
     else app(req, res);
   }) as RetentionRequestListener;
-  return Object.assign(listener, { app, runtime, close: (signal?: AbortSignal) => runtime.close(signal) });
+  return Object.assign(listener, { app, runtime, close: (signal?: AbortSignal) => runtime.close(signal), resumeDeliveries: () => runtime.resumeDeliveries() });
 }

@@ -17,6 +17,7 @@ import { seed } from '../helpers/seed.js';
 import { startTestServer, type TestServer } from '../helpers/testServer.js';
 
 const GRANT = '/projects/{project_id}/customers/{customer_id}/actions/grant_entitlement';
+const REVOKE = '/projects/{project_id}/customers/{customer_id}/actions/revoke_granted_entitlement';
 const path = process.env['REVENUECAT_OPENAPI'];
 const document = path !== undefined && existsSync(resolve(path)) ? (parse(readFileSync(resolve(path), 'utf8')) as { paths: Record<string, any> }) : null;
 if (document === null) console.warn('[server] REVENUECAT_OPENAPI is unset: the grant request contract test against the official API v2 document is SKIPPED');
@@ -64,5 +65,26 @@ describe.skipIf(document === null)('the grant request against the official API v
     // The validator refuses what the document refuses (a check that can fail).
     expect(validate({ ...body, expires_at: String(body.expires_at) })).toBe(false);
     expect(validate({ ...body, duration: 'P7D' })).toBe(false);
+  });
+  it('a revoke is the revoke_granted_entitlement operation with a conforming body (the grant\'s entitlement id) and the Bearer key', async () => {
+    await seed(app, 'bo/b', 'churned');
+    const grant = await app.request('POST', `/api/subscribers/${encodeURIComponent('bo/b')}/offers/winback`);
+    expect(grant.status).toBe(200);
+    const before = received.length;
+    expect((await app.request('POST', `/api/dispatches/${grant.body.dispatch_id}/revoke`, { actor: 'ops' })).status).toBe(200);
+    const request = received[before]!;
+    const operation = document!.paths[REVOKE]?.post;
+    expect(operation).toBeDefined();
+    const template = new RegExp(`^/v2${REVOKE.replace(/\{[a-z_]+\}/g, '([^/]+)')}$`);
+    const [, project, customer] = template.exec(request.url) ?? [];
+    expect([project, decodeURIComponent(customer ?? '')]).toEqual(['proj1ab2c3d4', 'bo/b']);
+    expect(request.method).toBe('POST');
+    expect(request.headers['authorization']).toBe('Bearer sk_contract');
+    const validate = new Ajv({ strict: false }).compile(operation.requestBody.content['application/json'].schema);
+    const body = JSON.parse(request.body);
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    expect(body).toEqual({ entitlement_id: 'entla1b2c3d4e5' });
+    expect(validate({ ...body, expires_at: 1 })).toBe(false); // additionalProperties: false
+    expect(Object.keys(operation.responses)).toContain('200');
   });
 });

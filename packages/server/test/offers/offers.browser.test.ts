@@ -3,7 +3,8 @@
 // configured with the simulator's URL, its key and project and a configuration file with an offer. A
 // customer churns in the simulator; on the dashboard one click on the offer, a confirmation naming
 // the customer, the entitlement and the duration, and the grant reaches the simulator (read back
-// through its API), its promotional webhook comes back, and the dashboard shows the access.
+// through its API), its promotional webhook comes back, and the dashboard shows the access; then
+// the grant's Revoke button, a confirmation, the simulator's revoke and its CANCELLATION end it.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +93,24 @@ describe.skipIf(!hasChromium)('a one-click offer from the dashboard through the 
     expect(facts['State']).not.toBe('churned');
     const rows = await page.$$eval('#dispatches tr[data-outcome]', (trs: any[]) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent)));
     expect(rows.some((cells: string[]) => cells.includes(`offer: ${pro}, by dashboard`) && cells.includes('sent') && cells.includes('manual'))).toBe(true);
+
+    // Revoke from the grant's row: a confirmation naming the entitlement and the customer, then
+    // RevenueCat's revoke in the simulator, its CANCELLATION webhook back, the access ended.
+    const revoke = '#dispatches tr[data-channel="offer"] button.revoke';
+    await page.click(revoke);
+    expect(await page.textContent('#dispatches .offer-confirmation:not([hidden]) p')).toBe(`Revoke entitlement ${pro} granted to customer ann?`);
+    expect((await simCall('GET', `/v2/projects/${project}/customers/ann/active_entitlements`)).body.items).toHaveLength(1);
+    await page.click('#dispatches .offer-confirmation button.revoke-confirm');
+    await page.waitForFunction(() => /Revoked .* RevenueCat answered 200/.test(document.querySelector('#dispatch-status')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    expect((await simCall('GET', `/v2/projects/${project}/customers/ann/active_entitlements`)).body.items).toEqual([]);
+    expect(sim.sim.events().at(-1)).toMatchObject({ event: { type: 'CANCELLATION', store: 'PROMOTIONAL', app_user_id: 'ann' } });
+    await eventually(async () => expect((await subscriber('ann')).promotional_access_until).toBeLessThan(serviceNow + 7 * DAY), 10_000);
+    await eventually(async () => expect((await subscriber('ann')).state).toBe('churned'), 10_000);
+    await page.reload();
+    await page.waitForSelector('#dispatches tr[data-channel="offer_revoke"]');
+    const after = await page.$$eval('#dispatches tr[data-outcome]', (trs: any[]) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent)));
+    expect(after.some((cells: string[]) => cells.includes(`revoked: ${pro}, by dashboard`) && cells.includes('sent') && cells.includes('manual'))).toBe(true);
+    expect(await page.$$(revoke)).toHaveLength(0); // revoked once: no button left
     await page.close();
   });
 });

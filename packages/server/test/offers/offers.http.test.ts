@@ -76,6 +76,64 @@ describe.each<Mode>(['listener', 'express'])('offers over the %s binding', (mode
   });
 });
 
+describe('revoking a granted offer', () => {
+  it('revokes the grant of a dispatch record through RevenueCat, records who and its answer, counts both in /metrics, and refuses what it cannot revoke', async () => {
+    sim = await startOfferSim(['ann']);
+    app = await startTestServer({ offers: sim.offers({ winback: { entitlement: 'pro', duration: 'P7D' } }) });
+    await seed(app, 'ann', 'churned');
+    const granted = await app.request('POST', '/api/subscribers/ann/offers/winback', { actor: 'dana' });
+    expect(granted.status).toBe(200);
+    expect(await sim.active('ann')).toHaveLength(1);
+    const grantId = granted.body.dispatch_id as number;
+
+    const res = await app.request('POST', `/api/dispatches/${grantId}/revoke`, { actor: 'lee' });
+    expect(res.status).toBe(200);
+    expect(res.body.revoked).toEqual({ grant_id: grantId, customer_id: 'ann', action: 'winback', entitlement: sim.pro });
+    expect(res.body.revenuecat).toMatchObject({ status: 200, body: { object: 'customer', id: 'ann' } });
+    expect(await sim.active('ann')).toEqual([]); // read back through the simulator's API
+    const log = await offerLog(app);
+    const revoke = (await app.request('GET', '/api/dispatches?limit=100')).body.items.find((r: { channel: string }) => r.channel === 'offer_revoke');
+    expect(revoke).toMatchObject({ id: res.body.dispatch_id, customer_id: 'ann', action: 'winback', outcome: 'sent', trigger: 'manual', actor: 'lee', target: sim.pro, delivery_id: log[0].delivery_id, error: null });
+    expect(JSON.parse(revoke.detail)).toEqual({ entitlement: sim.pro, grant_id: grantId, answer: res.body.revenuecat });
+
+    // Twice: 409; a record that is no grant: 400; an unknown one: 404; a bad body: 400; nothing more sent.
+    expect(await app.request('POST', `/api/dispatches/${grantId}/revoke`)).toMatchObject({ status: 409, body: { error: { code: 'conflict', field: 'id' } } });
+    expect(await app.request('POST', `/api/dispatches/${res.body.dispatch_id}/revoke`)).toMatchObject({ status: 400, body: { error: { field: 'id' } } });
+    expect(await app.request('POST', '/api/dispatches/999999/revoke')).toMatchObject({ status: 404, body: { error: { field: 'id' } } });
+    expect(await app.request('POST', '/api/dispatches/abc/revoke')).toMatchObject({ status: 400, body: { error: { field: 'id' } } });
+    expect(await app.request('POST', `/api/dispatches/${grantId}/revoke`, { actor: '' })).toMatchObject({ status: 400, body: { error: { field: 'actor' } } });
+    // The person's cooldown is kept: a revoke undoes the access, not the decision to wait.
+    expect((await app.request('POST', '/api/subscribers/ann/offers/winback')).status).toBe(409);
+
+    const metrics = (await app.request('GET', '/metrics')).body as string;
+    expect(metrics).toContain('tenure_offers_total{action="winback",outcome="granted",trigger="manual"} 1');
+    expect(metrics).toContain('tenure_offers_total{action="winback",outcome="revoked",trigger="manual"} 1');
+    expect(metrics).toContain('tenure_offers_total{action="winback",outcome="skipped_cooldown",trigger="manual"} 1');
+  });
+
+  it('answers 409 for a grant that has ended, 502 with RevenueCat’s answer when it refuses (recorded failed), and 409 without offers configured', async () => {
+    sim = await startOfferSim(['ann', 'bob']);
+    app = await startTestServer({ offers: sim.offers({ winback: { entitlement: 'pro', duration: 'P1D' } }) });
+    await seed(app, 'ann', 'churned');
+    await seed(app, 'bob', 'churned');
+    const ann = (await app.request('POST', '/api/subscribers/ann/offers/winback')).body.dispatch_id as number;
+    const bob = (await app.request('POST', '/api/subscribers/bob/offers/winback')).body.dispatch_id as number;
+    // RevenueCat no longer has bob's grant (revoked there directly): its 404 comes back as a 502.
+    expect((await sim.call('POST', `/v2/projects/${sim.project}/customers/bob/actions/revoke_granted_entitlement`, { entitlement_id: sim.pro })).status).toBe(200);
+    const refused = await app.request('POST', `/api/dispatches/${bob}/revoke`);
+    expect(refused).toMatchObject({ status: 502, body: { error: { code: 'bad_gateway' }, revenuecat: { status: 404 } } });
+    expect((await app.request('GET', '/api/dispatches?limit=1')).body.items[0]).toMatchObject({ channel: 'offer_revoke', outcome: 'failed', error: 'RevenueCat answered 404' });
+    expect((await app.request('GET', '/metrics')).body).toContain('tenure_offers_total{action="winback",outcome="revoke_failed",trigger="manual"} 1');
+    app.clock.set(T0 + 2 * DAY);
+    const ended = await app.request('POST', `/api/dispatches/${ann}/revoke`);
+    expect(ended).toMatchObject({ status: 409, body: { error: { field: 'id' } } });
+    expect(ended.body.error.message).toContain('ended');
+    await app.close();
+    app = await startTestServer();
+    expect(await app.request('POST', `/api/dispatches/${ann}/revoke`)).toMatchObject({ status: 409, body: { error: { field: 'id' } } });
+  });
+});
+
 describe('offers RevenueCat refuses or cannot be reached', () => {
   it('answers 502 with RevenueCat’s answer when it refuses (an unknown entitlement), records it failed, and keeps no cooldown', async () => {
     sim = await startOfferSim(['ann']);
@@ -138,6 +196,10 @@ describe('automatic offers', () => {
     // The same day: the cap is reached, nothing more.
     await app.request('POST', '/api/dispatch', {});
     expect(await offerLog(app)).toHaveLength(2);
+    const metrics = (await app.request('GET', '/metrics')).body as string;
+    expect(metrics).toContain('tenure_offers_total{action="winback",outcome="granted",trigger="auto"} 2');
+    expect(metrics).toContain('tenure_offers_total{action="winback",outcome="skipped_cap",trigger="auto"} 2'); // the third customer, each pass
+    expect(metrics).toContain('tenure_offers_total{action="winback",outcome="skipped_cooldown",trigger="auto"} 2'); // the first two, second pass
     // The next UTC day: the third customer; the first two are within the cooldown.
     app.clock.set((Math.floor(app.clock.now() / DAY) + 1) * DAY + 60_000);
     await app.request('POST', '/api/dispatch', {});

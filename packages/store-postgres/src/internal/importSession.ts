@@ -33,7 +33,7 @@ export function createPgImport(
   ensureConfig: (ctx: StoreContext) => Promise<void>,
 ): (ctx: StoreContext) => ImportSession {
   return (begun) => ({
-    async append(events) {
+    async append(events, onHeldElsewhere) {
       const statuses: ApplyOutcome['status'][] = [];
       for (let from = 0; from < events.length; from += APPEND_CHUNK) {
         const chunk = events.slice(from, from + APPEND_CHUNK);
@@ -42,9 +42,18 @@ export function createPgImport(
         const { rows } = await pool.query<{ id: string }>(`SELECT id FROM ${t.events} WHERE id = ANY($1::text[])`, [chunk.map((event) => event.id)]);
         const stored = new Set(rows.map((row) => row.id));
         const fresh = chunk.filter((event) => !stored.has(event.id)).map((event) => ({ event, now: begun.now }));
-        const written = fresh.length === 0 ? [] : await withTransaction(pool, (client) => appendEvents(client, sql, fresh, begun.config));
+        const written = fresh.length === 0 ? [] : await withTransaction(pool, (client) => appendEvents(client, sql, fresh, begun.config, onHeldElsewhere !== undefined));
         let next = 0;
-        for (const event of chunk) statuses.push(stored.has(event.id) ? 'duplicate' : written[next++]!);
+        for (const event of chunk) {
+          if (stored.has(event.id)) {
+            statuses.push('duplicate');
+            continue;
+          }
+          const outcome = written[next++]!;
+          statuses.push(outcome.status);
+          // After the chunk's commit; its position in the whole batch.
+          if (outcome.heldBy !== undefined) onHeldElsewhere?.(statuses.length - 1, outcome.heldBy);
+        }
       }
       return statuses;
     },

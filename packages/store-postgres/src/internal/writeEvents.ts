@@ -98,14 +98,15 @@ export function writeEvents(client: pg.ClientBase, sql: WriteEventsSql, writes: 
  * An import session's append: inside an open transaction on `client`, stores the events and their
  * identities as `writeEvents` does but reads and writes no record: each person touched is added to
  * `import_pending` for the session's `finish` (a merge of two persons is still folded at once).
- * Resolves with one status per write, in order.
+ * Resolves with one outcome per write, in order (with `holders`, a duplicate's `heldBy` is sought
+ * as `writeEvents` seeks it; otherwise not).
  */
-export async function appendEvents(client: pg.ClientBase, sql: WriteEventsSql, writes: readonly EventWrite[], config: TenureConfig): Promise<ApplyOutcome['status'][]> {
-  return (await storeEvents(client, sql, writes, config, true)).map((outcome) => outcome.status);
+export async function appendEvents(client: pg.ClientBase, sql: WriteEventsSql, writes: readonly EventWrite[], config: TenureConfig, holders = false): Promise<StoredOutcome[]> {
+  return storeEvents(client, sql, writes, config, true, holders);
 }
 
 /** An outcome of `storeEvents`: with `mark`, an applied event's subscriber is not read (and a duplicate's holder not sought). */
-type StoredOutcome = { status: ApplyOutcome['status']; subscriber: Subscriber | undefined; heldBy?: OccurrenceHolder };
+export type StoredOutcome = { status: ApplyOutcome['status']; subscriber: Subscriber | undefined; heldBy?: OccurrenceHolder };
 
 /**
  * Inside the batch's transaction, after its writes: sets `heldBy` on each duplicate outcome whose
@@ -130,7 +131,7 @@ async function findHolders(client: pg.ClientBase, sql: WriteEventsSql, events: r
   for (const row of rows) if (!row.named) outcomes[row.pos]!.heldBy = { key: row.occurrence, customer: row.customer };
 }
 
-async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered: readonly EventWrite[], config: TenureConfig, mark: boolean): Promise<StoredOutcome[]> {
+async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered: readonly EventWrite[], config: TenureConfig, mark: boolean, holders = !mark): Promise<StoredOutcome[]> {
   // The first write of each id and of each transaction occurrence in the batch; the rest are duplicates.
   const firstOf = new Set<string>();
   const firstOccurrence = new Set<string>();
@@ -298,6 +299,6 @@ async function storeEvents(client: pg.ClientBase, sql: WriteEventsSql, delivered
     outcomes.push({ status: 'applied', subscriber });
   }
   await flush();
-  if (!mark) await findHolders(client, sql, writes.map((w) => w.event), outcomes);
+  if (holders) await findHolders(client, sql, writes.map((w) => w.event), outcomes);
   return outcomes;
 }

@@ -15,7 +15,7 @@
  * connection `total_changes()`); otherwise, and past `MAX_HELD` persons, from the stored events.
  */
 import type Database from 'better-sqlite3';
-import { applyEvent, identityIdsOf, type ApplyOutcome, type HandledEvent, type ImportSession, type StoreContext, type Subscriber } from '@tenure/core';
+import { applyEvent, identityIdsOf, type ApplyOutcome, type HandledEvent, type ImportSession, type OccurrenceHolder, type StoreContext, type Subscriber } from '@tenure/core';
 import type { SqliteMovedSubscriptions } from './sqliteMovedSubscriptions.js';
 import type { SqlitePeople } from './sqlitePeople.js';
 
@@ -49,6 +49,8 @@ export interface SqliteImportDeps {
   moved: SqliteMovedSubscriptions;
   /** Stores the event under its person's key; false for a duplicate id or occurrence. */
   insertEvent(event: HandledEvent, key: string): boolean;
+  /** Who holds a refused event's occurrence when no id of the event names that person (`ApplyOutcome.heldBy`). */
+  holderOf(event: HandledEvent): OccurrenceHolder | undefined;
   /** Re-materializes every row first when `ctx.config` is not the one the rows were built with. */
   ensureConfig(ctx: StoreContext): void;
 }
@@ -72,7 +74,7 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
     remembered.held.clear();
   };
 
-  const append = db.transaction((events: readonly HandledEvent[], ctx: StoreContext, remembered: Remembered): ApplyOutcome['status'][] => {
+  const append = db.transaction((events: readonly HandledEvent[], ctx: StoreContext, remembered: Remembered, elsewhere: [number, OccurrenceHolder][] | undefined): ApplyOutcome['status'][] => {
     follow(remembered);
     if (remembered.keyOf.size > MAX_REMEMBERED) {
       remembered.keyOf.clear();
@@ -80,7 +82,7 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
     }
     remembered.seen = ''; // forgotten next time unless this transaction commits (a rollback undoes what it learnt)
     const { keyOf, marked, held } = remembered;
-    const statuses = events.map((delivered): ApplyOutcome['status'] => {
+    const statuses = events.map((delivered, i): ApplyOutcome['status'] => {
       // An id stored already (a re-import finds nearly every one): nothing to route, resolve or write.
       if (stored.get(delivered.id) !== undefined) return 'duplicate';
       const event = moved.route(delivered);
@@ -93,7 +95,12 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
         else if (!keys.includes(key)) keys.push(key);
       }
       let key = keys[0] ?? event.app_user_id;
-      if (!insertEvent(event, key)) return 'duplicate';
+      if (!insertEvent(event, key)) {
+        // A new id refused for its occurrence: sought (one index probe) only for a caller that asks.
+        const holder = elsewhere === undefined ? undefined : deps.holderOf(event);
+        if (holder !== undefined) elsewhere!.push([i, holder]);
+        return 'duplicate';
+      }
       if (unknown.length > 0) {
         people.add(key, unknown);
         for (const id of unknown) keyOf.set(id, key);
@@ -137,8 +144,12 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
   return (begun) => {
     const remembered: Remembered = { keyOf: new Map(), marked: new Set(), held: new Map(), seen: '' };
     return {
-      async append(events) {
-        return events.length === 0 ? [] : append.immediate(events, begun, remembered);
+      async append(events, onHeldElsewhere) {
+        if (events.length === 0) return [];
+        const elsewhere = onHeldElsewhere === undefined ? undefined : ([] as [number, OccurrenceHolder][]);
+        const statuses = append.immediate(events, begun, remembered, elsewhere);
+        for (const [i, holder] of elsewhere ?? []) onHeldElsewhere!(i, holder); // after the commit
+        return statuses;
       },
       async finish(ctx, onProgress) {
         follow(remembered);

@@ -63,7 +63,8 @@ Every line is counted as new, duplicate (event id already stored), ignored (a we
 type tenure does not apply, e.g. TRANSFER), activity, routes, or rejected (not JSON, or a field is
 invalid; activity of a customer with no events anywhere). Rejected lines are listed on stderr with
 their line number and reason (the first 100; --json lists up to 10,000); the other lines are
-imported.
+imported. A duplicate whose transaction another customer holds is counted ("held by another
+customer") and the first 10 are named in a warning (--json: held_elsewhere).
 
 With --format revenuecat-export, read RevenueCat's scheduled data export (version 5 transactions
 CSV, gzip or plain): every subscriber is derived as of the export from its transactions, as the

@@ -9,6 +9,7 @@
 import type { HandledEvent, MovedSubscription, StoreContext, Subscriber, SubscriberStore, TenureConfig } from '@tenure/core';
 import type { Clock } from '../../clock/clock.js';
 import { parseImportLine } from './parseImportLine.js';
+import { heldElsewhereListener, type HeldElsewhereTally } from '../../import/heldElsewhere.js';
 
 /** Activity calls in flight at once (different customers). */
 const ACTIVITY_CONCURRENCY = 16;
@@ -20,8 +21,12 @@ export interface Rejection {
   message: string;
 }
 
-/** What an import did. `rejections` holds the first `maxRejections`; `rejected` counts them all. */
-export interface ImportReport {
+/**
+ * What an import did. `rejections` holds the first `maxRejections`; `rejected` counts them all.
+ * `held_elsewhere` counts the duplicates dropped because another customer holds their transaction
+ * (the first ones in `held_elsewhere_examples`).
+ */
+export interface ImportReport extends HeldElsewhereTally {
   /** Non-blank lines read. */
   lines: number;
   /** Events stored now. */
@@ -93,7 +98,7 @@ interface PendingActivity {
 export async function importRecords(store: SubscriberStore, lines: AsyncIterable<string>, options: ImportOptions): Promise<ImportReport> {
   const batchSize = options.batchSize ?? 1_000;
   const maxRejections = options.maxRejections ?? 10_000;
-  const report: ImportReport = { lines: 0, new: 0, duplicate: 0, ignored: 0, activity: 0, routes: 0, rejected: 0, rejections: [], rejections_omitted: 0 };
+  const report: ImportReport = { lines: 0, new: 0, duplicate: 0, ignored: 0, activity: 0, routes: 0, rejected: 0, rejections: [], rejections_omitted: 0, held_elsewhere: 0, held_elsewhere_examples: [] };
   const context = (): StoreContext => ({ now: options.clock.now(), config: options.config });
   const reject = (line: number, field: string, message: string) => {
     report.rejected += 1;
@@ -110,7 +115,7 @@ export async function importRecords(store: SubscriberStore, lines: AsyncIterable
 
   const flushEvents = async () => {
     if (events.length === 0) return;
-    const statuses = await store.applyEvents(events, context());
+    const statuses = await store.applyEvents(events, context(), heldElsewhereListener(report, events));
     for (const status of statuses) {
       if (status === 'applied') report.new += 1;
       else report.duplicate += 1;

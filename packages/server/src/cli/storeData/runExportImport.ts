@@ -2,6 +2,7 @@
 import type { SubscriberStore } from '@tenure/core';
 import { clockFromSpec } from '../../clock/clock.js';
 import { importExport, type ExportImportReport } from '../../import/importExport.js';
+import { formatHeldElsewhere } from '../../import/heldElsewhere.js';
 import type { ExportReader } from '../../import/readExport.js';
 import type { DataArgs } from './dataArgs.js';
 import { progressDisplay, type DataIo } from './dataIo.js';
@@ -23,7 +24,9 @@ export function formatExportImportReport(report: ExportImportReport, ms: number,
   const out = [
     `import: ${formatCount(report.rows)} rows in ${formatDuration(ms)} (${formatRate(report.rows, ms, 'rows')}): ` +
       `${formatCount(report.customers)} customers, ${formatCount(report.subscriptions)} subscriptions; ` +
-      `events ${formatCount(report.new)} new, ${formatCount(report.duplicate)} duplicate, ${formatCount(report.ignored)} ignored; ` +
+      `events ${formatCount(report.new)} new, ${formatCount(report.duplicate)} duplicate` +
+      (report.held_elsewhere > 0 ? ` (${formatCount(report.held_elsewhere)} held by another customer)` : '') +
+      `, ${formatCount(report.ignored)} ignored; ` +
       (report.sandbox_rows > 0 ? `${formatCount(report.sandbox_rows)} sandbox rows into the sandbox store, ` : '') +
       `${formatCount(report.sandbox_skipped)} sandbox rows skipped, ${formatCount(report.rejected)} rejected` +
       (report.as_of === null ? '' : `; as of ${new Date(report.as_of).toISOString()}`),
@@ -31,6 +34,7 @@ export function formatExportImportReport(report: ExportImportReport, ms: number,
   for (const r of report.rejections.slice(0, listed)) out.push(`  line ${r.line} (${r.field}): ${r.message}`);
   const rest = report.rejected - Math.min(listed, report.rejections.length);
   if (rest > 0) out.push(`  ... and ${formatCount(rest)} more rejected rows${report.rejections.length > listed ? ' (--json lists them)' : ''}`);
+  out.push(...formatHeldElsewhere(report));
   return out.join('\n');
 }
 
