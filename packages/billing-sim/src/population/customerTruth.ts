@@ -57,6 +57,16 @@ const rankOf = (sub: SubscriptionState): number => {
   return ACCESS_RANK[state === 'billing_issue' && sub.grace_expires_at !== null ? 'billing_issue_in_grace' : state];
 };
 
+
+/**
+ * A propensity as the truth file writes it: 4 decimals, or 4 significant digits below 0.00005, where
+ * 4 decimals would write 0 for a customer who still has a (tiny) hazard (seen with a wide
+ * `propensity_sigma`: a draw 4.5 σ low). Positive in, positive out.
+ */
+const roundedPropensity = (propensity: number): number => {
+  const rounded = Math.round(propensity * 10_000) / 10_000;
+  return rounded > 0 ? rounded : Number(propensity.toPrecision(4));
+};
 /**
  * Given the customer after its walk, its traits, the walk's outcome and its event counts, returns
  * its truth. The primary subscription is chosen as the core chooses it: the most access, then the
@@ -76,7 +86,7 @@ export function truthOf(customer: CustomerState, traits: CustomerTraits, outcome
   const last = outcome.endings[outcome.endings.length - 1];
   return {
     customer_id: customer.id,
-    propensity: Math.round(traits.propensity * 10_000) / 10_000,
+    propensity: roundedPropensity(traits.propensity),
     engagement_per_week: Math.round(traits.engagement * 100) / 100,
     declines_before_cancel: traits.declines,
     store: traits.store,
