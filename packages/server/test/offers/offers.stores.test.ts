@@ -21,6 +21,13 @@ if (TEST_DATABASE_URL === undefined) console.warn('[offers.stores] TEST_DATABASE
 
 const dir = mkdtempSync(join(tmpdir(), 'tenure-offer-stores-'));
 const schema = `tenure_offers_${randomBytes(5).toString('hex')}`;
+/** The PostgreSQL schemas the tests opened, dropped after them. */
+const opened = new Set<string>();
+const schemaFor = (name: string): string => {
+  const full = `${schema}_${name}`;
+  opened.add(full);
+  return full;
+};
 let receiver: Server;
 let baseUrl: string;
 let grantsReceived = 0;
@@ -39,14 +46,15 @@ afterAll(async () => {
   if (TEST_DATABASE_URL === undefined) return;
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  // Every schema a test opened (`${schema}_<name>`), not the bare prefix, which no store ever creates.
+  for (const name of opened) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
   await client.end();
 });
 
 const stores: [string, (name: string) => StoreSpec, boolean, boolean][] = [
   ['memory', () => ({ kind: 'memory' }), true, false],
   ['sqlite', (name) => ({ kind: 'sqlite', path: join(dir, `${name}.db`) }), true, true],
-  ['postgres', (name) => ({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', schema: `${schema}_${name}` }), TEST_DATABASE_URL !== undefined, true],
+  ['postgres', (name) => ({ kind: 'postgres', url: TEST_DATABASE_URL ?? '', schema: schemaFor(name) }), TEST_DATABASE_URL !== undefined, true],
 ];
 
 const winback: Offer = { action: 'winback', entitlement: 'entl_pro', duration: 'P7D', duration_ms: 7 * DAY, auto: true, daily_cap: 3, cooldown: 'P30D', cooldown_ms: 30 * DAY };
