@@ -81,4 +81,41 @@ describe('DueHeap (property)', () => {
       { numRuns: 40 },
     );
   });
+
+  it('keeps one node per queued row through a compaction, so rows moving back and forth do not make it compact again and again', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 520, max: 1500 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 3 })), { minLength: 2000, maxLength: 6000 }),
+        (count, moves) => {
+          // Few distinct times: a row's rescore_at keeps coming back to one it had (X, Y, X).
+          const rows: Row[] = Array.from({ length: count }, (_, id) => ({ id, rescoreAt: id % 4 }));
+          const heap = new DueHeap<Row>();
+          for (const row of rows) heap.push(row);
+          let pushesSince = 0;
+          for (const [pick, time] of moves) {
+            const row = rows[pick % count]!;
+            if (row.rescoreAt === time) continue;
+            row.rescoreAt = time;
+            const before = heap.size + 1;
+            heap.push(row);
+            pushesSince += 1;
+            heap.compactIfSparse(count);
+            if (heap.size < before) {
+              // Compacted: at most one node per row, and only after as many pushes as there are rows.
+              expect(heap.size).toBeLessThanOrEqual(count);
+              expect(pushesSince).toBeGreaterThanOrEqual(Math.max(1024, 2 * count) - count);
+              pushesSince = 0;
+            }
+          }
+          const expected = rows.map((r) => r.rescoreAt!).sort((a, b) => a - b);
+          const before = new Map(rows.map((r) => [r, r.rescoreAt]));
+          const popped = heap.popDue(Number.POSITIVE_INFINITY, count);
+          expect(new Set(popped).size).toBe(count);
+          expect(popped.map((r) => before.get(r))).toEqual(expected);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
 });

@@ -65,14 +65,22 @@ export class DueHeap<R extends DueRow> {
    * Drops stale nodes once they outnumber the `live` queued rows (and the heap is not tiny): O(n),
    * amortized over the pushes that made them. In place: the live nodes are packed to the front of
    * the same arrays and heapified bottom-up (no new arrays, no push per node).
+   *
+   * A row whose `rescore_at` moved away and back (X, Y, X) has two nodes that both match it: only
+   * the first is kept, so that after a compaction the heap holds at most one node per queued row.
+   * Keeping both broke the amortization: the survivors alone passed the threshold, and the heap was
+   * compacted again a few pushes later (measured under the ingest bench: every ~10 pushes, 2.4
+   * nodes kept per live row, 15 % of a webhook's CPU).
    */
   compactIfSparse(live: number): void {
     if (this.rows.length < 1024 || this.rows.length < 2 * live) return;
     const { rows, times } = this;
+    const kept = new Set<R>();
     let n = 0;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
-      if (row.rescoreAt !== times[i]) continue; // stale
+      if (row.rescoreAt !== times[i] || kept.has(row)) continue; // stale, or a second node of the row at the same time
+      kept.add(row);
       rows[n] = row;
       times[n] = times[i]!;
       n++;
