@@ -23,7 +23,7 @@ export { parseRequestTarget, flattenHeaders, headerValue } from './request/reque
 export type { ParsedTarget, RequestTarget } from './request/requestTarget.js';
 export { EDGE_SERVER_OPTIONS, checkRequestHead } from './request/requestHead.js';
 export type { CheckedHead } from './request/requestHead.js';
-export { createSecretMatcher, createBearerMatcher } from './auth/secretMatcher.js';
+export { constantTimeEqual, createSecretMatcher, createBearerMatcher } from './auth/secretMatcher.js';
 export type { SecretMatcher } from './auth/secretMatcher.js';
 
 // --- Servers ---

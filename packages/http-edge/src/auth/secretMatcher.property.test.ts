@@ -23,6 +23,20 @@ describe('createSecretMatcher', () => {
     );
   });
 
+  it('never matches the secret repeated, a prefix of it or a value that differs in one unit (the comparison cycles the secret)', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.integer({ min: 2, max: 4 }), fc.nat(), (secret, times, at) => {
+        const m = createSecretMatcher(secret);
+        expect(m.matches(secret.repeat(times))).toBe(false);
+        const i = at % secret.length;
+        const flipped = secret.slice(0, i) + String.fromCharCode(secret.charCodeAt(i) ^ 1) + secret.slice(i + 1);
+        expect(m.matches(flipped)).toBe(false);
+        expect(m.matches('')).toBe(false);
+        expect(m.matches(undefined)).toBe(false);
+      }),
+    );
+  });
+
   it('is disabled (everything passes) when no secret is configured', () => {
     for (const none of [undefined, '']) {
       const m = createSecretMatcher(none);
