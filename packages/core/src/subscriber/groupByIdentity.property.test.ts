@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { compareIds } from '../atRisk/compareIds.js';
 import { describe, expect, it } from 'vitest';
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { aliasedEventsArb } from '../testing/index.js';
@@ -109,5 +110,15 @@ describe('identityIdsOf', () => {
   it('names the app_user_id, the original id and at most MAX_ALIASES aliases, sorted and distinct', () => {
     const ids = identityIdsOf({ app_user_id: 'u', original_app_user_id: 'o', aliases: ['k', 'j', 'i', 'h', 'g', 'f', 'e', 'd', 'c', 'b', 'a', 'u'] });
     expect(ids).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'o', 'u']);
+  });
+
+  it('is the distinct ids in code point order, its one-or-two-id fast path included (drawn from a few ids, so they repeat)', () => {
+    const id = fc.constantFrom('a', 'b', 'B', '\u{1F600}', '\uFF5E', 'user_1');
+    fc.assert(
+      fc.property(id, fc.option(id, { nil: null }), fc.option(fc.array(id, { maxLength: 3 }), { nil: null }), (app, original, aliases) => {
+        const expected = [...new Set([app, ...(original === null ? [] : [original]), ...(aliases ?? [])])].sort(compareIds);
+        expect(identityIdsOf({ app_user_id: app, original_app_user_id: original, aliases })).toEqual(expected);
+      }),
+    );
   });
 });

@@ -24,6 +24,15 @@ import type { EventKey, Subscriber } from './subscriber.js';
  * // ['$RCAnonymousID:ab', 'user_42']
  */
 export function identityIdsOf(event: Pick<HandledEvent, 'app_user_id' | 'original_app_user_id' | 'aliases'>): string[] {
+  // Nearly every event names one or two ids, its aliases repeating them: answered without a set and
+  // a sort (every ingested event comes here).
+  const app = event.app_user_id;
+  const original = event.original_app_user_id;
+  const named = event.aliases;
+  if (named == null || named.length === 0 || (named.length === 1 && (named[0] === app || named[0] === original))) {
+    if (original == null || original === app) return [app];
+    return compareIds(app, original) < 0 ? [app, original] : [original, app];
+  }
   const ids = new Set<string>([event.app_user_id]);
   if (event.original_app_user_id != null) ids.add(event.original_app_user_id);
   const aliases = event.aliases;

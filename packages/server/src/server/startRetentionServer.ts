@@ -58,11 +58,8 @@ export async function startRetentionServer(options: StartOptions = {}): Promise<
   const listener = createRetentionRequestListener(options);
   const { logger, store, notifiers } = listener.runtime;
   const dashboard = dashboardStateOf(listener.runtime);
-  // The dashboard counts webhook answers; the fast path never reaches Express, so count them here.
-  const server = createServer({ ...EDGE_SERVER_OPTIONS, keepAliveTimeout: 5_000 }, (req, res) => {
-    if (req.method === 'POST' && (req.url === '/webhook' || req.url?.startsWith('/webhook?'))) dashboard.observeWebhook(res);
-    listener(req, res);
-  });
+  // The listener counts webhook answers for the dashboard itself (fast path, Express route, rejected heads).
+  const server = createServer({ ...EDGE_SERVER_OPTIONS, keepAliveTimeout: 5_000 }, listener);
   installParserErrorHandlers(
     server,
     (problem) => edgeError(problem).body,

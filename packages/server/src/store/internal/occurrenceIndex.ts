@@ -9,16 +9,27 @@ import type { PersonIndex } from './personIndex.js';
 /** Every applied occurrence key, to the seq of its event in the store's log. */
 export class OccurrenceIndex {
   private readonly seqs = new Map<string, number>();
+  /** The last event asked about and its key: `has` then `add` of one new event build the key string once. */
+  private lastEvent: HandledEvent | undefined;
+  private lastKey: string | undefined;
+
+  private keyOf(event: HandledEvent): string | undefined {
+    if (event !== this.lastEvent) {
+      this.lastEvent = event;
+      this.lastKey = transactionOccurrenceOf(event);
+    }
+    return this.lastKey;
+  }
 
   /** Whether an event with the event's occurrence was applied (false for an event without one). */
   has(event: HandledEvent): boolean {
-    const key = transactionOccurrenceOf(event);
+    const key = this.keyOf(event);
     return key !== undefined && this.seqs.has(key);
   }
 
   /** Records the event's occurrence, if it has one, as held by the event stored at `seq`. */
   add(event: HandledEvent, seq: number): void {
-    const key = transactionOccurrenceOf(event);
+    const key = this.keyOf(event);
     if (key !== undefined) this.seqs.set(key, seq);
   }
 

@@ -37,6 +37,8 @@ export class PersonIndex {
       this.idsOf.delete(old);
     }
     for (const id of ids) {
+      // Already the key's (every event of a person repeats its ids): `keyOf` and `idsOf` agree, so nothing to write.
+      if (this.keyOf.get(id) === key) continue;
       this.keyOf.set(id, key);
       owned.add(id);
     }
