@@ -34,7 +34,7 @@ export function materializeAtRisk(
       monthly_value_usd: monthlyValueCents(subscriber) / 100,
       top: top === null ? null : { ...top },
       assessed_at: now,
-      rescore_at: nextAssessmentChange(subscriber, now, config),
+      rescore_at: nextAssessmentChange(subscriber, now, config, assessment),
     },
   };
 }

@@ -10,6 +10,7 @@
  * candidate that differs is the earliest instant that does.
  */
 import { DAY_MS, DEFAULT_CONFIG, type TenureConfig } from '../config/defaultConfig.js';
+import type { Assessment } from '../dispatch/delivery.js';
 import { graceEndsAt } from '../risk/graceEndsAt.js';
 import { inactiveDays, inactivityPoints } from '../risk/inactiveDays.js';
 import { assessedAt, promotionalAccessEnd } from '../subscriber/promotionalAccess.js';
@@ -107,14 +108,19 @@ function nextCandidate(record: Subscriber, t: number, config: TenureConfig): num
  * earliest instant after `now` at which `assessSubscriber(subscriber, t, config)` differs from the
  * assessment at `now` (score, band, breakdown or recommendations, reasons included), or null when
  * no instant does without a new event or activity. The assessment is the same at every instant of
- * `[now, next)`. Pure.
+ * `[now, next)`. A caller that has just assessed the subscriber at `now` with `config` passes that
+ * assessment as `base` (it is not computed again). Pure.
  *
  * @example
  * // An active subscriber last seen on day 0 gains its first inactivity point on day 9.
  * nextAssessmentChange(subscriber, now); // subscriber.last_activity_at + 9 * DAY_MS
  */
-export function nextAssessmentChange(subscriber: Subscriber, now: number, config: TenureConfig = DEFAULT_CONFIG): number | null {
-  const base = assessSubscriber(subscriber, now, config);
+export function nextAssessmentChange(
+  subscriber: Subscriber,
+  now: number,
+  config: TenureConfig = DEFAULT_CONFIG,
+  base: Assessment = assessSubscriber(subscriber, now, config),
+): number | null {
   let t = now;
   for (let step = 0; step < MAX_STEPS; step++) {
     const candidate = nextCandidate(subscriber, t, config);
