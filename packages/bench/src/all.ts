@@ -11,12 +11,15 @@
  * tuned configs on the holdout (BENCH_TUNE_CUSTOMERS); `v1` loads the billing simulator's
  * `GET /v1/subscribers/{id}` over 10,000 customers beside a bare node:http server answering one stored
  * customer info body. `quick` (never part of a full run) measures each row of issue #21's table at
- * a smaller size in under a minute and prints it beside its goal, MET or MISS.
+ * a smaller size in under a minute and prints it beside its goal, MET or MISS. `instructions` (never
+ * part of a full run either) counts webhook ingest in instructions under callgrind, bare node:http
+ * beside `tenure serve` on memory and SQLite: figures the machine's other load does not move.
  */
 import { runBundleBench } from './bundleSize.js';
 import { runBacktestBench } from './evaluation/backtestBench.js';
 import { runTuneBench } from './evaluation/tuneBench.js';
 import { runCoreBench } from './core.js';
+import { runInstructionBench } from './http/ingestInstructions.js';
 import { runImportBench } from './importBench.js';
 import { runRescoreBench } from './store/rescoreBench.js';
 import { runPopulationBench } from './population.js';
@@ -31,6 +34,7 @@ const wants = (name: string) => selected.size === 0 || selected.has(name);
 const storage = new Set<StorageBench>(STORAGE_BENCHES.filter((b) => selected.has(b)));
 
 if (selected.has('quick')) await runQuickBench();
+if (selected.has('instructions')) await runInstructionBench();
 if (wants('bundle')) await runBundleBench();
 if (wants('core')) runCoreBench();
 if (wants('sim')) await runSimBench();

@@ -19,7 +19,8 @@ export interface LoadResult {
 }
 
 /** How long to load: for a duration, or until an amount of requests is answered. */
-export type LoadSize = { seconds: number; connections: number } | { amount: number; connections: number };
+/** How much load: for a duration or an amount of requests; `timeoutSeconds` per request (autocannon's default 10 s). */
+export type LoadSize = ({ seconds: number; connections: number } | { amount: number; connections: number }) & { timeoutSeconds?: number };
 
 /** The request every connection repeats: method, path and headers, and `setup` to shape each one before it is sent. */
 export interface LoadRequest {
@@ -49,6 +50,7 @@ export async function loadUrls(urls: readonly string[], request: LoadRequest, lo
         method: request.method,
         connections,
         ...('seconds' in load ? { duration: load.seconds } : { amount: Math.ceil(load.amount / urls.length) }),
+        ...(load.timeoutSeconds === undefined ? {} : { timeout: load.timeoutSeconds }),
         headers: request.headers,
         requests: [request.setup === undefined ? {} : { setupRequest: request.setup }],
       }) as Promise<autocannon.Result> & autocannon.Instance;
