@@ -14,9 +14,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './runTarget.js';
-import { API_AUTH, tenureCli } from './serveTarget.js';
-import { bodySource, postWebhooks, WEBHOOK_AUTH } from './webhookLoad.js';
+import { freePort, waitUntilUp } from './runTarget.js';
+import { serveEnv, tenureCli } from './serveTarget.js';
+import { bodySource, postWebhooks } from './webhookLoad.js';
 import { syntheticWebhookStrings } from '../syntheticEvents.js';
 
 type InstructionTarget = 'bare' | 'memory' | 'sqlite';
@@ -34,15 +34,7 @@ async function countInstructions(target: InstructionTarget, bodies: readonly str
   const dir = mkdtempSync(join(tmpdir(), 'tenure-instructions-'));
   // --single-threaded: V8's compiler and GC helpers on the main thread, so every run does the same work.
   const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'callgrind.out')}`, process.execPath, '--single-threaded', ...argsOf(target, dir)], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BILLING_WEBHOOK_AUTH_KEY: WEBHOOK_AUTH,
-      TENURE_API_KEY: API_AUTH.slice('Bearer '.length),
-      TENURE_CLOCK: 'event',
-      LOG_LEVEL: 'warn',
-    },
+    env: { ...process.env, ...serveEnv('event'), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -50,17 +42,9 @@ async function countInstructions(target: InstructionTarget, bodies: readonly str
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     const url = `http://127.0.0.1:${port}`;
-    const until = Date.now() + 180_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`${target} exited under valgrind: ${stderr.slice(-400)}`);
-      try {
-        await fetch(`${url}/health`);
-        break;
-      } catch {
-        if (Date.now() > until) throw new Error(`${target} did not come up under valgrind`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
+    await waitUntilUp(url, child, 180_000).catch((error: Error) => {
+      throw new Error(`${target} under valgrind: ${error.message}: ${stderr.slice(-400)}`);
+    });
     const load = await postWebhooks([url], bodySource(bodies), { amount, connections: CONNECTIONS, timeoutSeconds: 120 });
     if (load.non2xx > 0 || load.errors > 0) throw new Error(`${target}: ${load.non2xx} answers not 2xx, ${load.errors} errors`);
     child.kill('SIGTERM');

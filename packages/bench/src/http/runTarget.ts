@@ -40,7 +40,8 @@ function rssBytesOf(pid: number): number {
   return match === null ? NaN : Number(match[1]) * 1024;
 }
 
-async function waitUntilUp(url: string, child: ChildProcess, deadlineMs: number): Promise<void> {
+/** Resolves once `url` answers anything; throws if `child` exits first or `deadlineMs` passes. */
+export async function waitUntilUp(url: string, child: ChildProcess, deadlineMs: number): Promise<void> {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`target exited with ${child.exitCode}`);

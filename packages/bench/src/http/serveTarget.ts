@@ -38,14 +38,15 @@ function serveNodeFlags(): string[] {
 
 /** Given a store spec, the cores and the clock, starts `tenure serve` and resolves once it answers. */
 export function startServe(options: ServeOptions): Promise<RunningTarget> {
-  return runTarget(
-    [...serveNodeFlags(), ...tenureCli(), 'serve', '--store', options.store],
-    {
-      BILLING_WEBHOOK_AUTH_KEY: WEBHOOK_AUTH,
-      TENURE_API_KEY: API_AUTH.slice('Bearer '.length),
-      TENURE_CLOCK: options.clock,
-      LOG_LEVEL: 'warn',
-    },
-    options.cores,
-  );
+  return runTarget([...serveNodeFlags(), ...tenureCli(), 'serve', '--store', options.store], serveEnv(options.clock), options.cores);
+}
+
+/** The environment every `tenure serve` target runs with: the bench's webhook secret and API key, quiet logs. */
+export function serveEnv(clock: ServeOptions['clock']): Record<string, string> {
+  return {
+    BILLING_WEBHOOK_AUTH_KEY: WEBHOOK_AUTH,
+    TENURE_API_KEY: API_AUTH.slice('Bearer '.length),
+    TENURE_CLOCK: clock,
+    LOG_LEVEL: 'warn',
+  };
 }

@@ -33,13 +33,11 @@ export function identityIdsOf(event: Pick<HandledEvent, 'app_user_id' | 'origina
     if (original == null || original === app) return [app];
     return compareIds(app, original) < 0 ? [app, original] : [original, app];
   }
-  const ids = new Set<string>([event.app_user_id]);
-  if (event.original_app_user_id != null) ids.add(event.original_app_user_id);
-  const aliases = event.aliases;
-  if (aliases != null && aliases.length > 0) {
-    const bounded = aliases.length > MAX_ALIASES ? [...new Set(aliases)].sort(compareIds).slice(0, MAX_ALIASES) : aliases;
-    for (const alias of bounded) ids.add(alias);
-  }
+  const ids = new Set<string>([app]);
+  if (original != null) ids.add(original);
+  // Past the fast path, `named` holds at least one alias.
+  const bounded = named.length > MAX_ALIASES ? [...new Set(named)].sort(compareIds).slice(0, MAX_ALIASES) : named;
+  for (const alias of bounded) ids.add(alias);
   return [...ids].sort(compareIds);
 }
 

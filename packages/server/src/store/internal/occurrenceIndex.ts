@@ -9,7 +9,7 @@ import type { PersonIndex } from './personIndex.js';
 /** Every applied occurrence key, to the seq of its event in the store's log. */
 export class OccurrenceIndex {
   private readonly seqs = new Map<string, number>();
-  /** The last event asked about and its key: `has` then `add` of one new event build the key string once. */
+  /** The last event asked about and its key: `has` then `add` (or `holderOf`) of one event build the key string once. */
   private lastEvent: HandledEvent | undefined;
   private lastKey: string | undefined;
 
@@ -39,7 +39,7 @@ export class OccurrenceIndex {
    * undefined. Reads the stored event: for the duplicate path only.
    */
   holderOf(event: HandledEvent, log: EventLog<HandledEvent>, people: PersonIndex): OccurrenceHolder | undefined {
-    const key = transactionOccurrenceOf(event);
+    const key = this.keyOf(event);
     const seq = key === undefined ? undefined : this.seqs.get(key);
     if (key === undefined || seq === undefined) return undefined;
     const stored = log.get(seq).app_user_id;
