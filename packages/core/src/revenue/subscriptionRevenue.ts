@@ -34,26 +34,39 @@ const finiteOrNull = (value: number | null | undefined): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;
 
 /**
- * Given a handled event, returns what it says about the subscription's revenue, or null when it
- * charged nothing: no `price`, 0 (a trial), negative (a refund) or above `MAX_PRICE_USD`. The
- * caller applies it only for lifecycle events (a top-up's price is not the subscription's). Pure.
+ * Given a handled event (and the revenue the record holds, if any), returns what the event says about
+ * the subscription's revenue, or null when it charged nothing: no `price`, 0 (a trial), negative (a
+ * refund) or above `MAX_PRICE_USD`. When that equals `held` field by field, returns `held` itself.
+ * The caller applies it only for lifecycle events (a top-up's price is not the subscription's). Pure.
  *
  * @example
  * revenueOf({ type: 'RENEWAL', id: 'e', app_user_id: 'u', event_timestamp_ms: t, price: 9.99,
  *   purchased_at_ms: t, expiration_at_ms: t + 30 * DAY_MS, currency: 'EUR', price_in_purchased_currency: 9.49 });
  * // { price: 9.99, currency: 'EUR', price_in_purchased_currency: 9.49, period_ms: 2_592_000_000, … }
  */
-export function revenueOf(event: HandledEvent): SubscriptionRevenue | null {
+export function revenueOf(event: HandledEvent, held: SubscriptionRevenue | null = null): SubscriptionRevenue | null {
   const price = event.price;
   if (typeof price !== 'number' || !(price > 0) || price > MAX_PRICE_USD) return null;
   const start = event.purchased_at_ms;
   const end = event.expiration_at_ms;
-  return {
-    price,
-    price_in_purchased_currency: finiteOrNull(event.price_in_purchased_currency),
-    currency: event.currency ?? null,
-    takehome_percentage: finiteOrNull(event.takehome_percentage),
-    store: event.store ?? null,
-    period_ms: typeof start === 'number' && typeof end === 'number' && end > start ? end - start : null,
-  };
+  const inCurrency = finiteOrNull(event.price_in_purchased_currency);
+  const currency = event.currency ?? null;
+  const takehome = finiteOrNull(event.takehome_percentage);
+  const store = event.store ?? null;
+  const periodMs = typeof start === 'number' && typeof end === 'number' && end > start ? end - start : null;
+  // Each renewal of a subscription nearly always says what the last one did: the record keeps the
+  // object it holds rather than a new equal one (a fold of a long history allocates none per renewal).
+  // `Object.is` where a number may be 0, so that -0 is not taken for 0.
+  if (
+    held !== null &&
+    held.price === price &&
+    Object.is(held.price_in_purchased_currency, inCurrency) &&
+    held.currency === currency &&
+    Object.is(held.takehome_percentage, takehome) &&
+    held.store === store &&
+    held.period_ms === periodMs
+  ) {
+    return held;
+  }
+  return { price, price_in_purchased_currency: inCurrency, currency, takehome_percentage: takehome, store, period_ms: periodMs };
 }

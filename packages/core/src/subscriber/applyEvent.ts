@@ -9,7 +9,7 @@
  */
 import type { HandledEvent, HandledEventType } from '../events/webhookSchema.js';
 import { compareIds } from '../atRisk/compareIds.js';
-import { applyToSubscription, type SubscriptionEffect } from './applyToSubscription.js';
+import { applyEffect, applyToSubscription, type SubscriptionEffect, type SubscriptionFields } from './applyToSubscription.js';
 import { EVENT_PRECEDENCE, isLaterKey } from './eventKey.js';
 import { trackSubscription } from './primarySubscription.js';
 import { hasSubscription, subscriptionOf, type SubscriptionRecord } from './subscription.js';
@@ -40,28 +40,6 @@ const promotionalEnd = (expiration: number | null | undefined, at: number): numb
 
 /** The most aliases a subscriber keeps (the smallest in code-point order), so the record keeps a fixed size. */
 export const MAX_ALIASES = 10;
-
-/** The per-subscription fields of a customer seen without any subscription event: active, no keys. */
-const NO_SUBSCRIPTION: SubscriptionRecord = {
-  id: '',
-  state: 'active',
-  lifecycle_state: 'active',
-  state_key: null,
-  base_state_key: null,
-  refund_key: null,
-  reversal_key: null,
-  cancel_reason: null,
-  product_id: null,
-  product_key: null,
-  period_ends_at: null,
-  period_key: null,
-  revenue: null,
-  revenue_key: null,
-  grace_ends_at: null,
-  grace_key: null,
-  auto_resume_at: null,
-  pause_key: null,
-};
 
 /** Whether every id of `next` is in `prev`. */
 function holdsAll(prev: readonly string[], next: readonly string[]): boolean {
@@ -258,11 +236,13 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
 
   const key: EventKey = { at, rank, id: event.id };
   const prev = subscriber;
+  // The new record starts as a copy of the previous one (absent fields read as the reducer reads
+  // them; a new customer's defaults: active with no keys) and this event's effects are written into
+  // it: one object built per event, never one anyone else holds, so the reducer stays pure.
+  const next = carryOver(prev, event.app_user_id, key);
 
   // Lifecycle events, pauses and extensions with a period end belong to a subscription; top-ups,
   // temporary grants, one-time purchases' cancellations and empty extensions are the customer's only.
-  let sub: SubscriptionRecord | null = null;
-  let subscriptions = prev === undefined ? null : (prev.subscriptions ?? null);
   if (nextState !== null || resume !== undefined || expiration !== null) {
     const id = event.original_transaction_id ?? '';
     const effect: SubscriptionEffect = {
@@ -278,110 +258,149 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       resume,
       charge: nextState === null ? null : event,
     };
+    const subscriptions = next.subscriptions;
     if (subscriptions !== null) {
       const tracked = trackSubscription(subscriptions, applyToSubscription(subscriptions.find((s) => s.id === id), id, effect));
-      subscriptions = tracked.subscriptions;
-      sub = tracked.primary;
+      next.subscriptions = tracked.subscriptions;
+      project(next, tracked.primary);
     } else if (prev === undefined || (prev.subscription_id ?? '') === id || prev.subscription_id === undefined || !hasSubscription(prev)) {
-      // The same subscription, or the first one. A record stored by an older version has no
-      // `subscription_id`: its one subscription is taken to be this event's.
-      sub = applyToSubscription(prev, id, effect);
+      // The same subscription, or the first one: its fields are the record's own. A record stored by
+      // an older version has no `subscription_id`: its one subscription is taken to be this event's.
+      applyEffect(next, effect);
+      next.subscription_id = id === '' ? null : id;
     } else {
       // A second subscription: from now on the record tracks each one.
       const tracked = trackSubscription([subscriptionOf(prev)], applyToSubscription(undefined, id, effect));
-      subscriptions = tracked.subscriptions;
-      sub = tracked.primary;
+      next.subscriptions = tracked.subscriptions;
+      project(next, tracked.primary);
     }
   }
 
-  let temporaryUntil = prev === undefined ? null : (prev.temporary_access_until ?? null);
-  let temporaryKey = prev === undefined ? null : (prev.temporary_key ?? null);
-  if (temporary !== undefined && isLaterKey(key, temporaryKey)) {
-    temporaryUntil = temporary;
-    temporaryKey = key;
+  if (temporary !== undefined && isLaterKey(key, next.temporary_key)) {
+    next.temporary_access_until = temporary;
+    next.temporary_key = key;
   }
-
-  let promotionalUntil = prev === undefined ? null : (prev.promotional_access_until ?? null);
-  let promotionalKey = prev === undefined ? null : (prev.promotional_key ?? null);
-  if (promotional !== undefined && isLaterKey(key, promotionalKey)) {
-    promotionalUntil = promotional;
-    promotionalKey = key;
+  if (promotional !== undefined && isLaterKey(key, next.promotional_key)) {
+    next.promotional_access_until = promotional;
+    next.promotional_key = key;
   }
 
   // One person under several ids: RevenueCat sends the same original id on every event; should two
   // differ, the smaller in code-point order is kept so that the fold stays order-independent.
-  const prevOriginal = prev === undefined ? null : (prev.original_app_user_id ?? null);
   const original = event.original_app_user_id ?? null;
-  const originalId = original === null || (prevOriginal !== null && compareIds(prevOriginal, original) <= 0) ? prevOriginal : original;
-  const aliases = mergeAliases(prev === undefined ? [] : (prev.aliases ?? []), event.aliases);
+  const prevOriginal = next.original_app_user_id;
+  if (original !== null && (prevOriginal === null || compareIds(prevOriginal, original) > 0)) next.original_app_user_id = original;
+  next.aliases = mergeAliases(next.aliases, event.aliases) as string[];
   // The id the app uses now: the `app_user_id` of the latest event, by the usual key, so a person
-  // who logged in is named by the identified id whatever the delivery order. A record stored before
-  // this rule has no key: its id stands where its latest event did.
-  const prevCustomerKey = prev === undefined ? null : (prev.customer_key ?? { at: prev.last_event_at, rank: -1, id: '' });
-  const customerLater = isLaterKey(key, prevCustomerKey);
-
-  let trialStartedAt = prev === undefined ? null : prev.trial_started_at;
-  let trialEndsAt = prev === undefined ? null : prev.trial_ends_at;
-  let trialKey = prev === undefined ? null : prev.trial_key;
-  if (trial && isLaterKey(key, trialKey)) {
-    trialStartedAt = event.purchased_at_ms ?? at;
-    trialEndsAt = expiration;
-    trialKey = key;
+  // who logged in is named by the identified id whatever the delivery order.
+  if (prev !== undefined && isLaterKey(key, next.customer_key)) {
+    next.customer_id = event.app_user_id;
+    next.customer_key = key;
   }
 
-  let convertedAt = prev === undefined ? null : prev.trial_converted_at;
-  let conversionKey = prev === undefined ? null : prev.conversion_key;
-  if (conversion && isLaterKey(key, conversionKey)) {
-    convertedAt = at;
-    conversionKey = key;
+  if (trial && isLaterKey(key, next.trial_key)) {
+    next.trial_started_at = event.purchased_at_ms ?? at;
+    next.trial_ends_at = expiration;
+    next.trial_key = key;
   }
+  if (conversion && isLaterKey(key, next.conversion_key)) {
+    next.trial_converted_at = at;
+    next.conversion_key = key;
+  }
+  if (activity && (next.last_activity_at === null || at > next.last_activity_at)) next.last_activity_at = at;
+  if (failures !== 0) next.billing_failures += failures;
+  if (renewals !== 0) next.renewals += renewals;
+  if (prev !== undefined) {
+    if (at < next.first_event_at) next.first_event_at = at;
+    if (at > next.last_event_at) next.last_event_at = at;
+    next.event_count += 1;
+  }
+  return next;
+}
 
-  const prevActivity = prev === undefined ? null : prev.last_activity_at;
-  const lastActivityAt =
-    activity && (prevActivity === null || at > prevActivity) ? at : prevActivity;
+/** A subscriber record as `applyEvent` builds it: every field present. */
+type BuiltSubscriber = Subscriber & SubscriptionFields & {
+  customer_key: EventKey;
+  temporary_access_until: number | null;
+  temporary_key: EventKey | null;
+  promotional_access_until: number | null;
+  promotional_key: EventKey | null;
+  original_app_user_id: string | null;
+  aliases: string[];
+  subscriptions: SubscriptionRecord[] | null;
+};
 
-  // Without a subscription event, the per-subscription fields stay as they were (the previous
-  // record's, or a new customer's defaults: active with no keys).
-  const p = sub ?? (prev === undefined ? NO_SUBSCRIPTION : subscriptionOf(prev));
+/**
+ * The record an event starts from: a copy of `prev`, its absent fields (a record stored by an older
+ * version) read as the reducer reads them, or for a new customer (`prev` undefined) the first
+ * event's record before its effects: named `customerId` by that event (`key`), active with no other
+ * keys, first and last event at its time, one event. One object literal, so every record the reducer builds has one shape.
+ */
+function carryOver(prev: Subscriber | undefined, customerId: string, key: EventKey): BuiltSubscriber {
+  const none = prev === undefined;
+  const at = key.at;
   return {
-    customer_id: prev === undefined || customerLater ? event.app_user_id : prev.customer_id,
-    customer_key: customerLater ? key : prevCustomerKey,
-    state: p.state,
-    lifecycle_state: p.lifecycle_state,
-    refund_key: p.refund_key,
-    reversal_key: p.reversal_key,
-    state_key: p.state_key,
-    base_state_key: p.base_state_key,
-    product_id: p.product_id,
-    product_key: p.product_key,
-    period_ends_at: p.period_ends_at,
-    period_key: p.period_key,
-    cancel_reason: p.cancel_reason,
-    grace_ends_at: p.grace_ends_at,
-    grace_key: p.grace_key,
-    auto_resume_at: p.auto_resume_at,
-    pause_key: p.pause_key,
-    temporary_access_until: temporaryUntil,
-    temporary_key: temporaryKey,
-    promotional_access_until: promotionalUntil,
-    promotional_key: promotionalKey,
-    original_app_user_id: originalId,
-    aliases: aliases as string[],
-    revenue: p.revenue,
-    revenue_key: p.revenue_key,
+    customer_id: none ? customerId : prev.customer_id,
+    // A record stored before `customer_key` has none: its id stands where its latest event did.
+    customer_key: none ? key : (prev.customer_key ?? { at: prev.last_event_at, rank: -1, id: '' }),
+    state: none ? 'active' : prev.state,
+    lifecycle_state: none ? 'active' : (prev.lifecycle_state ?? prev.state),
+    refund_key: none ? null : (prev.refund_key ?? null),
+    reversal_key: none ? null : (prev.reversal_key ?? null),
+    state_key: none ? null : prev.state_key,
+    base_state_key: none ? null : (prev.base_state_key ?? null),
+    product_id: none ? null : prev.product_id,
+    product_key: none ? null : prev.product_key,
+    period_ends_at: none ? null : prev.period_ends_at,
+    period_key: none ? null : prev.period_key,
+    cancel_reason: none ? null : (prev.cancel_reason ?? null),
+    grace_ends_at: none ? null : (prev.grace_ends_at ?? null),
+    grace_key: none ? null : (prev.grace_key ?? null),
+    auto_resume_at: none ? null : (prev.auto_resume_at ?? null),
+    pause_key: none ? null : (prev.pause_key ?? null),
+    temporary_access_until: none ? null : (prev.temporary_access_until ?? null),
+    temporary_key: none ? null : (prev.temporary_key ?? null),
+    promotional_access_until: none ? null : (prev.promotional_access_until ?? null),
+    promotional_key: none ? null : (prev.promotional_key ?? null),
+    original_app_user_id: none ? null : (prev.original_app_user_id ?? null),
+    aliases: none ? [] : (prev.aliases ?? []),
+    revenue: none ? null : (prev.revenue ?? null),
+    revenue_key: none ? null : (prev.revenue_key ?? null),
     // Unknown (absent) in a record stored by an older version until a subscription event names it.
-    subscription_id: sub === null && prev !== undefined ? prev.subscription_id : p.id === '' ? null : p.id,
-    subscriptions,
-    billing_failures: (prev === undefined ? 0 : prev.billing_failures) + failures,
-    renewals: (prev === undefined ? 0 : prev.renewals) + renewals,
-    trial_started_at: trialStartedAt,
-    trial_ends_at: trialEndsAt,
-    trial_key: trialKey,
-    trial_converted_at: convertedAt,
-    conversion_key: conversionKey,
-    last_activity_at: lastActivityAt,
-    first_event_at: prev === undefined || at < prev.first_event_at ? at : prev.first_event_at,
-    last_event_at: prev === undefined || at > prev.last_event_at ? at : prev.last_event_at,
-    event_count: (prev === undefined ? 0 : prev.event_count) + 1,
+    subscription_id: none ? null : prev.subscription_id,
+    subscriptions: none ? null : (prev.subscriptions ?? null),
+    billing_failures: none ? 0 : prev.billing_failures,
+    renewals: none ? 0 : prev.renewals,
+    trial_started_at: none ? null : prev.trial_started_at,
+    trial_ends_at: none ? null : prev.trial_ends_at,
+    trial_key: none ? null : prev.trial_key,
+    trial_converted_at: none ? null : prev.trial_converted_at,
+    conversion_key: none ? null : prev.conversion_key,
+    last_activity_at: none ? null : prev.last_activity_at,
+    first_event_at: none ? at : prev.first_event_at,
+    last_event_at: none ? at : prev.last_event_at,
+    event_count: none ? 1 : prev.event_count,
   };
+}
+
+/** Writes a tracked subscription's fields over the record's top-level ones: the primary's projection. */
+function project(next: BuiltSubscriber, primary: SubscriptionRecord): void {
+  next.state = primary.state;
+  next.lifecycle_state = primary.lifecycle_state;
+  next.refund_key = primary.refund_key;
+  next.reversal_key = primary.reversal_key;
+  next.state_key = primary.state_key;
+  next.base_state_key = primary.base_state_key;
+  next.product_id = primary.product_id;
+  next.product_key = primary.product_key;
+  next.period_ends_at = primary.period_ends_at;
+  next.period_key = primary.period_key;
+  next.cancel_reason = primary.cancel_reason;
+  next.grace_ends_at = primary.grace_ends_at;
+  next.grace_key = primary.grace_key;
+  next.auto_resume_at = primary.auto_resume_at;
+  next.pause_key = primary.pause_key;
+  next.revenue = primary.revenue;
+  next.revenue_key = primary.revenue_key;
+  next.subscription_id = primary.id === '' ? null : primary.id;
 }

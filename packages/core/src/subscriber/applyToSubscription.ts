@@ -49,6 +49,9 @@ function refundInEffect(refundKey: EventKey | null, reversalKey: EventKey | null
   return reversalKey === null || !isLaterKey(reversalKey, refundKey);
 }
 
+/** A subscription's fields as the reducer writes them: a fresh record's own, every one present. */
+export type SubscriptionFields = Omit<SubscriptionRecord, 'id'>;
+
 /**
  * Given a subscription's fields (or undefined for its first event), its id and the effect of one of
  * its events, returns the subscription after that event. Pure: does not mutate its input.
@@ -57,18 +60,47 @@ function refundInEffect(refundKey: EventKey | null, reversalKey: EventKey | null
  * applyToSubscription(undefined, 'tx_1', effect).state; // effect.nextState, for a first lifecycle event
  */
 export function applyToSubscription(prev: SubscriptionView | undefined, id: string, effect: SubscriptionEffect): SubscriptionRecord {
+  const next: SubscriptionRecord = {
+    id,
+    state: prev === undefined ? 'active' : prev.state,
+    lifecycle_state: prev === undefined ? 'active' : (prev.lifecycle_state ?? prev.state),
+    state_key: prev === undefined ? null : prev.state_key,
+    base_state_key: prev === undefined ? null : (prev.base_state_key ?? null),
+    refund_key: prev === undefined ? null : (prev.refund_key ?? null),
+    reversal_key: prev === undefined ? null : (prev.reversal_key ?? null),
+    cancel_reason: prev === undefined ? null : (prev.cancel_reason ?? null),
+    product_id: prev === undefined ? null : prev.product_id,
+    product_key: prev === undefined ? null : prev.product_key,
+    period_ends_at: prev === undefined ? null : prev.period_ends_at,
+    period_key: prev === undefined ? null : prev.period_key,
+    revenue: prev === undefined ? null : (prev.revenue ?? null),
+    revenue_key: prev === undefined ? null : (prev.revenue_key ?? null),
+    grace_ends_at: prev === undefined ? null : (prev.grace_ends_at ?? null),
+    grace_key: prev === undefined ? null : (prev.grace_key ?? null),
+    auto_resume_at: prev === undefined ? null : (prev.auto_resume_at ?? null),
+    pause_key: prev === undefined ? null : (prev.pause_key ?? null),
+  };
+  applyEffect(next, effect);
+  return next;
+}
+
+/**
+ * Applies the effect of one event to a subscription's fields, in place: `target` is a record the
+ * caller has just built (a copy of the previous one), never a record anyone else holds, so the
+ * reducer stays pure while a customer with one subscription writes its fields straight into the new
+ * subscriber record instead of building a subscription record to copy them from.
+ */
+export function applyEffect(target: SubscriptionFields, effect: SubscriptionEffect): void {
   const { key, nextState } = effect;
   // The state is that of the latest lifecycle event, where billing problems after the latest other
   // lifecycle event (`baseKey`) follow it: churned stays churned, anything else is billing_issue.
   // Both keys together make this independent of delivery order.
-  // `state` here is the lifecycle state (without a refund over it); records stored before refunds
-  // were modelled have no `lifecycle_state` and their state is it.
-  let state: SubscriberState = prev === undefined ? 'active' : (prev.lifecycle_state ?? prev.state);
-  let stateKey = prev === undefined ? null : prev.state_key;
-  let baseKey = prev === undefined ? null : (prev.base_state_key ?? null);
-  let reason = prev === undefined ? null : (prev.cancel_reason ?? null);
-  let refundKey = prev === undefined ? null : (prev.refund_key ?? null);
-  let reversalKey = prev === undefined ? null : (prev.reversal_key ?? null);
+  // `lifecycle_state` is the state without a refund over it.
+  let state: SubscriberState = target.lifecycle_state;
+  let stateKey = target.state_key;
+  let baseKey = target.base_state_key;
+  let refundKey = target.refund_key;
+  let reversalKey = target.reversal_key;
   // A reversal lies over the lifecycle state like the refund it undoes, except a reversal after the
   // refunded period ended: that one is the subscription's end (nextState churned), a lifecycle event.
   if (effect.reversal && isLaterKey(key, reversalKey)) reversalKey = key;
@@ -82,79 +114,49 @@ export function applyToSubscription(prev: SubscriptionView | undefined, id: stri
       if (isLaterKey(key, stateKey)) {
         state = isEnded(state) ? state : 'billing_issue';
         stateKey = key;
-        reason = effect.cancelReason;
+        target.cancel_reason = effect.cancelReason;
       }
     } else if (isLaterKey(key, stateKey)) {
       state = nextState;
       stateKey = key;
       baseKey = key;
-      reason = effect.cancelReason;
+      target.cancel_reason = effect.cancelReason;
     } else if (isLaterKey(key, baseKey)) {
       // Only billing problems come after this event: they follow it.
       state = isEnded(nextState) ? nextState : 'billing_issue';
       baseKey = key;
     }
   }
+  target.state = refundInEffect(refundKey, reversalKey, baseKey) ? 'refunded' : state;
+  target.lifecycle_state = state;
+  target.state_key = stateKey;
+  target.base_state_key = baseKey;
+  target.refund_key = refundKey;
+  target.reversal_key = reversalKey;
 
-  let graceEndsAt = prev === undefined ? null : (prev.grace_ends_at ?? null);
-  let graceKey = prev === undefined ? null : (prev.grace_key ?? null);
-  if (effect.grace !== undefined && isLaterKey(key, graceKey)) {
-    graceEndsAt = effect.grace;
-    graceKey = key;
+  if (effect.grace !== undefined && isLaterKey(key, target.grace_key)) {
+    target.grace_ends_at = effect.grace;
+    target.grace_key = key;
   }
-
-  let resumeAt = prev === undefined ? null : (prev.auto_resume_at ?? null);
-  let pauseKey = prev === undefined ? null : (prev.pause_key ?? null);
-  if (effect.resume !== undefined && isLaterKey(key, pauseKey)) {
-    resumeAt = effect.resume;
-    pauseKey = key;
+  if (effect.resume !== undefined && isLaterKey(key, target.pause_key)) {
+    target.auto_resume_at = effect.resume;
+    target.pause_key = key;
   }
-
-  let productId = prev === undefined ? null : prev.product_id;
-  let productKey = prev === undefined ? null : prev.product_key;
-  if (effect.product !== null && isLaterKey(key, productKey)) {
-    productId = effect.product;
-    productKey = key;
+  if (effect.product !== null && isLaterKey(key, target.product_key)) {
+    target.product_id = effect.product;
+    target.product_key = key;
   }
-
-  let periodEndsAt = prev === undefined ? null : prev.period_ends_at;
-  let periodKey = prev === undefined ? null : prev.period_key;
-  if (effect.expiration !== null && isLaterKey(key, periodKey)) {
-    periodEndsAt = effect.expiration;
-    periodKey = key;
+  if (effect.expiration !== null && isLaterKey(key, target.period_key)) {
+    target.period_ends_at = effect.expiration;
+    target.period_key = key;
   }
-
   // Revenue follows the latest charge (a purchase or renewal with a price), else the latest other
   // lifecycle event with one (a top-up's price is not the subscription's): see isLaterRevenueKey.
-  let revenue = prev === undefined ? null : (prev.revenue ?? null);
-  let revenueKey = prev === undefined ? null : (prev.revenue_key ?? null);
-  if (effect.charge !== null && isLaterRevenueKey(key, revenueKey)) {
-    const charged = revenueOf(effect.charge);
+  if (effect.charge !== null && isLaterRevenueKey(key, target.revenue_key)) {
+    const charged = revenueOf(effect.charge, target.revenue);
     if (charged !== null) {
-      revenue = charged;
-      revenueKey = key;
+      target.revenue = charged;
+      target.revenue_key = key;
     }
   }
-
-  const shown = refundInEffect(refundKey, reversalKey, baseKey) ? 'refunded' : state;
-  return {
-    id,
-    state: shown,
-    lifecycle_state: state,
-    state_key: stateKey,
-    base_state_key: baseKey,
-    refund_key: refundKey,
-    reversal_key: reversalKey,
-    cancel_reason: reason,
-    product_id: productId,
-    product_key: productKey,
-    period_ends_at: periodEndsAt,
-    period_key: periodKey,
-    revenue,
-    revenue_key: revenueKey,
-    grace_ends_at: graceEndsAt,
-    grace_key: graceKey,
-    auto_resume_at: resumeAt,
-    pause_key: pauseKey,
-  };
 }
