@@ -10,7 +10,7 @@ import type { HandledEvent } from '../events/webhookSchema.js';
 import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import { monthlyValueCents } from '../revenue/monthlyValueUsd.js';
 import { RISK_BANDS, type RiskBand } from '../risk/risk.js';
-import { applyEventOwned } from '../subscriber/applyEvent.js';
+import { applyEvent } from '../subscriber/applyEvent.js';
 import { distinctOccurrences } from '../subscriber/foldEvents.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { dailySnapshotOf, type DailySnapshot } from './dailySnapshot.js';
@@ -40,11 +40,10 @@ export function snapshotsFromEvents(customers: Iterable<readonly HandledEvent[]>
     // The reducer is order-independent (rules.md §2), so folding the time-ordered prefix up to a
     // day's end equals folding those events in any order: one walk serves every day.
     const sorted = distinctOccurrences(events).sort((a, b) => a.event_timestamp_ms - b.event_timestamp_ms);
-    // The walk's own record, written into event by event (`applyEventOwned`): each day only reads it.
     let subscriber: Subscriber | undefined;
     let next = 0;
     for (const { end, i } of order) {
-      for (; next < sorted.length && sorted[next]!.event_timestamp_ms <= end; next++) subscriber = applyEventOwned(subscriber, sorted[next]!);
+      for (; next < sorted.length && sorted[next]!.event_timestamp_ms <= end; next++) subscriber = applyEvent(subscriber, sorted[next]!);
       if (subscriber === undefined) continue;
       const { score, band } = scoreSubscriber(subscriber, end, config); // the score alone: recommendations are not charted
       const cents = monthlyValueCents(subscriber);
