@@ -78,21 +78,6 @@ function mergeAliases(prev: readonly string[], next: readonly string[] | null | 
  * s1.state; // 'trialing'
  */
 export function applyEvent(subscriber: Subscriber | undefined, event: HandledEvent): Subscriber {
-  return reduce(subscriber, event, false);
-}
-
-/**
- * As `applyEvent`, writing the event into `record` itself rather than a copy: only for a record this
- * function returned to a fold that has held it alone since (never a record from a store, a caller or
- * `applyEvent`, whose absent fields only a copy fills in). A fold of many events then builds one
- * record per customer instead of one per event. Returns the record (a new one when `record` is undefined).
- */
-export function applyEventOwned(record: Subscriber | undefined, event: HandledEvent): Subscriber {
-  return reduce(record, event, true);
-}
-
-/** The reducer: `owned` writes into `subscriber` itself (see `applyEventOwned`), else into a copy. */
-function reduce(subscriber: Subscriber | undefined, event: HandledEvent, owned: boolean): Subscriber {
   // One switch reads every field this event type contributes, once: events of many shapes make each
   // property read megamorphic, so reading fewer of them is what keeps the reducer fast.
   const at = event.event_timestamp_ms;
@@ -253,9 +238,8 @@ function reduce(subscriber: Subscriber | undefined, event: HandledEvent, owned: 
   const prev = subscriber;
   // The new record starts as a copy of the previous one (absent fields read as the reducer reads
   // them; a new customer's defaults: active with no keys) and this event's effects are written into
-  // it: one object built per event, never one anyone else holds, so the reducer stays pure. Below,
-  // `prev` is read only before `next` changes, so an owned record may be both.
-  const next = owned && prev !== undefined ? (prev as BuiltSubscriber) : carryOver(prev, event.app_user_id, key);
+  // it: one object built per event, never one anyone else holds, so the reducer stays pure.
+  const next = carryOver(prev, event.app_user_id, key);
 
   // Lifecycle events, pauses and extensions with a period end belong to a subscription; top-ups,
   // temporary grants, one-time purchases' cancellations and empty extensions are the customer's only.
