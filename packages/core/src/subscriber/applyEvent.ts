@@ -334,7 +334,9 @@ type BuiltSubscriber = Subscriber & SubscriptionFields & {
  * The record an event starts from: a copy of `prev`, its absent fields (a record stored by an older
  * version) read as the reducer reads them, or for a new customer (`prev` undefined) the first
  * event's record before its effects: named `customerId` by that event (`key`), active with no other
- * keys, first and last event at its time, one event. One object literal, so every record the reducer builds has one shape.
+ * keys, first and last event at its time, one event. One object literal, so every record the reducer
+ * builds has one shape; its subscription fields read absent ones as `subscriptionRecordOf` does, in
+ * the record's own field order (which stored records and API answers keep).
  */
 function carryOver(prev: Subscriber | undefined, customerId: string, key: EventKey): BuiltSubscriber {
   const none = prev === undefined;

@@ -6,7 +6,7 @@
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { revenueOf } from '../revenue/subscriptionRevenue.js';
 import { isLaterKey, isLaterRevenueKey } from './eventKey.js';
-import type { SubscriptionRecord, SubscriptionView } from './subscription.js';
+import { subscriptionRecordOf, type SubscriptionRecord, type SubscriptionView } from './subscription.js';
 import type { EventKey, SubscriberState } from './subscriber.js';
 
 /**
@@ -60,26 +60,7 @@ export type SubscriptionFields = Omit<SubscriptionRecord, 'id'>;
  * applyToSubscription(undefined, 'tx_1', effect).state; // effect.nextState, for a first lifecycle event
  */
 export function applyToSubscription(prev: SubscriptionView | undefined, id: string, effect: SubscriptionEffect): SubscriptionRecord {
-  const next: SubscriptionRecord = {
-    id,
-    state: prev === undefined ? 'active' : prev.state,
-    lifecycle_state: prev === undefined ? 'active' : (prev.lifecycle_state ?? prev.state),
-    state_key: prev === undefined ? null : prev.state_key,
-    base_state_key: prev === undefined ? null : (prev.base_state_key ?? null),
-    refund_key: prev === undefined ? null : (prev.refund_key ?? null),
-    reversal_key: prev === undefined ? null : (prev.reversal_key ?? null),
-    cancel_reason: prev === undefined ? null : (prev.cancel_reason ?? null),
-    product_id: prev === undefined ? null : prev.product_id,
-    product_key: prev === undefined ? null : prev.product_key,
-    period_ends_at: prev === undefined ? null : prev.period_ends_at,
-    period_key: prev === undefined ? null : prev.period_key,
-    revenue: prev === undefined ? null : (prev.revenue ?? null),
-    revenue_key: prev === undefined ? null : (prev.revenue_key ?? null),
-    grace_ends_at: prev === undefined ? null : (prev.grace_ends_at ?? null),
-    grace_key: prev === undefined ? null : (prev.grace_key ?? null),
-    auto_resume_at: prev === undefined ? null : (prev.auto_resume_at ?? null),
-    pause_key: prev === undefined ? null : (prev.pause_key ?? null),
-  };
+  const next = subscriptionRecordOf(prev, id);
   applyEffect(next, effect);
   return next;
 }

@@ -65,24 +65,37 @@ export function hasSubscription(view: SubscriptionView): boolean {
  * subscriptionOf(subscriber).id; // subscriber.subscription_id ?? ''
  */
 export function subscriptionOf(s: Subscriber): SubscriptionRecord {
+  return subscriptionRecordOf(s, s.subscription_id ?? '');
+}
+
+/**
+ * Given a subscription's fields as any version stored them (or undefined for a subscription not seen
+ * yet: active, no keys) and its id, returns a new subscription record, absent fields read as the
+ * reducer reads them. Pure.
+ *
+ * @example
+ * subscriptionRecordOf(undefined, 'tx_1').state; // 'active'
+ */
+export function subscriptionRecordOf(view: SubscriptionView | undefined, id: string): SubscriptionRecord {
+  const none = view === undefined;
   return {
-    id: s.subscription_id ?? '',
-    state: s.state,
-    lifecycle_state: s.lifecycle_state ?? s.state,
-    state_key: s.state_key,
-    base_state_key: s.base_state_key ?? null,
-    refund_key: s.refund_key ?? null,
-    reversal_key: s.reversal_key ?? null,
-    cancel_reason: s.cancel_reason ?? null,
-    product_id: s.product_id,
-    product_key: s.product_key,
-    period_ends_at: s.period_ends_at,
-    period_key: s.period_key,
-    revenue: s.revenue ?? null,
-    revenue_key: s.revenue_key ?? null,
-    grace_ends_at: s.grace_ends_at ?? null,
-    grace_key: s.grace_key ?? null,
-    auto_resume_at: s.auto_resume_at ?? null,
-    pause_key: s.pause_key ?? null,
+    id,
+    state: none ? 'active' : view.state,
+    lifecycle_state: none ? 'active' : (view.lifecycle_state ?? view.state),
+    state_key: none ? null : view.state_key,
+    base_state_key: none ? null : (view.base_state_key ?? null),
+    refund_key: none ? null : (view.refund_key ?? null),
+    reversal_key: none ? null : (view.reversal_key ?? null),
+    cancel_reason: none ? null : (view.cancel_reason ?? null),
+    product_id: none ? null : view.product_id,
+    product_key: none ? null : view.product_key,
+    period_ends_at: none ? null : view.period_ends_at,
+    period_key: none ? null : view.period_key,
+    revenue: none ? null : (view.revenue ?? null),
+    revenue_key: none ? null : (view.revenue_key ?? null),
+    grace_ends_at: none ? null : (view.grace_ends_at ?? null),
+    grace_key: none ? null : (view.grace_key ?? null),
+    auto_resume_at: none ? null : (view.auto_resume_at ?? null),
+    pause_key: none ? null : (view.pause_key ?? null),
   };
 }
