@@ -8,7 +8,10 @@
  * every thread: the SQLite checkpointer's too) after a warm-up; every answer must be 200. Steadier
  * than the HTTP bench on a shared machine: no load generator, no sockets. Run from packages/bench:
  *   STORE=sqlite taskset -c 1 node --import tsx src/ingestInProcess.ts
- * Env: STORE (`memory`, `sqlite`), N (measured webhooks, 60,000), WARMN (warm-up webhooks, 20,000).
+ * Env: STORE (`memory`, `sqlite`), N (measured webhooks, 60,000), WARMN (warm-up webhooks, 20,000),
+ * PER (events per customer, 50), ORDER (`bursts`: each customer's events one after another, as the
+ * HTTP bench posts them; `interleaved`: the first event of every customer, then every second one, ...,
+ * so no commit holds two events of one customer).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +23,11 @@ import { syntheticWebhookStrings } from './syntheticEvents.js';
 const kind = process.env['STORE'] ?? 'memory';
 const measured = Number(process.env['N'] ?? 60_000);
 const warmup = Number(process.env['WARMN'] ?? 20_000);
-const bodies = syntheticWebhookStrings(measured + warmup).map((text) => Buffer.from(text));
+const per = Number(process.env['PER'] ?? 50);
+const strings = syntheticWebhookStrings(measured + warmup, per);
+const positions = strings.map((_, i) => i);
+if (process.env['ORDER'] === 'interleaved') positions.sort((a, b) => (a % per) - (b % per) || a - b);
+const bodies = positions.map((i) => Buffer.from(strings[i]!));
 const dir = mkdtempSync(join(tmpdir(), 'tenure-ingest-'));
 const parsed = parseStoreSpec(kind === 'memory' ? 'memory' : `sqlite:${join(dir, 'ingest.db')}`);
 if (!parsed.ok) throw new Error(parsed.error);

@@ -161,8 +161,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     return key === undefined ? undefined : s.getStored.get(key);
   };
 
-  /** Subscribers changed by a batch and not written yet, by key, with what was stored before. */
-  type Pending = Map<string, { subscriber: Subscriber; stored: StoredSubscriber | undefined }>;
+  /**
+   * Subscribers changed by a batch and not written yet, by key, with what was stored before and the
+   * context of their latest event (its `now` materializes the row written at the end).
+   */
+  type Pending = Map<string, { subscriber: Subscriber; stored: StoredSubscriber | undefined; ctx: StoreContext }>;
   /**
    * Stores one event and applies it to the person its ids name (docs/rules.md §2): with one record
    * (or none) and its name unchanged, in `pending`; an event naming several records, or moving a
@@ -187,25 +190,29 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       const stored = seen === undefined ? (keys.length === 0 ? undefined : s.getStored.get(key)) : seen.stored;
       const next = applyEvent(seen === undefined ? parse(stored) : seen.subscriber, event);
       if (next.customer_id === key) {
-        pending.set(key, { subscriber: next, stored });
+        pending.set(key, { subscriber: next, stored, ctx });
         return { status: 'applied', subscriber: next };
       }
     }
     for (const k of keys) pending.delete(k); // re-folded from the stored events
     return { status: 'applied', subscriber: people.regroup(keys, people.reportedOf(keys), ctx) };
   };
-  const writePending = (pending: Pending, ctx: StoreContext) => {
-    for (const { subscriber, stored } of pending.values()) save(subscriber, stored, ctx);
+  const writePending = (pending: Pending) => {
+    for (const { subscriber, stored, ctx } of pending.values()) save(subscriber, stored, ctx);
   };
 
-  const applyOne = (event: HandledEvent, ctx: StoreContext): ApplyOutcome => {
-    const pending: Pending = new Map();
-    const outcome = applyGrouped(event, ctx, pending);
-    writePending(pending, ctx);
-    return outcome;
-  };
   type Delivery = { event: HandledEvent; ctx: StoreContext };
-  const applyDeliveries = db.transaction((items: Delivery[]) => items.map(({ event, ctx }) => applyOne(event, ctx)));
+  /**
+   * One group commit's webhooks: like a batch, each touched subscriber is read once and written once
+   * (a burst of one customer's events costs one read and one write, not one of each per event); each
+   * delivery still answers with its own outcome, the subscriber as its event left it.
+   */
+  const applyDeliveries = db.transaction((items: Delivery[]): ApplyOutcome[] => {
+    const pending: Pending = new Map();
+    const outcomes = items.map(({ event, ctx }) => applyGrouped(event, ctx, pending));
+    writePending(pending);
+    return outcomes;
+  });
   const deliveries = createGroupCommit<Delivery, ApplyOutcome>(
     (items) => {
       ensureConfig(items[0]!.ctx); // every item of a batch has the same config
@@ -225,7 +232,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       if (outcome.status === 'duplicate' && outcome.heldBy !== undefined) held!.push([i, outcome.heldBy]);
       return outcome.status;
     });
-    writePending(pending, ctx);
+    writePending(pending);
     return statuses;
   });
 

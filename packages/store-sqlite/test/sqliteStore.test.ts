@@ -1,5 +1,6 @@
 // Example tests of the SQLite store's port semantics (the model test covers arbitrary sequences).
 import { DEFAULT_CONFIG, foldEvents, resolveConfig, selectAtRisk, type StoredRecord, type Subscriber } from '@tenure/core';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../src/index.js';
 import { DAY, T0, event, tempDbPath } from './helpers.js';
@@ -54,6 +55,32 @@ describe('openSqliteStore', () => {
       expect(outcome.subscriber).toEqual(foldEvents(applied.filter((a) => a.app_user_id === e.app_user_id)));
     });
     expect(await store.eventCount()).toBe(250);
+  });
+
+  it('stores a burst committed together exactly as the same deliveries one at a time, each row assessed at its latest delivery', async () => {
+    // One customer's events arriving in one turn are read and written once (openSqliteStore.ts,
+    // applyDeliveries); the rows must not tell: every column, the at-risk row's `now` included.
+    const deliveries = Array.from({ length: 40 }, (_, i) => {
+      const customer = `u${i % 3}`;
+      const e = i < 3 ? purchase(`e${i}`, customer, T0 + i) : i % 5 === 0 ? billingIssue(`e${i}`, customer, T0 + i * DAY) : event('RENEWAL', `e${i}`, customer, T0 + i * DAY);
+      return { event: e, ctx: { now: T0 + (i % 7) * 3 * DAY + i, config: DEFAULT_CONFIG } };
+    });
+    const together = await openStore();
+    const outcomes = await Promise.all(deliveries.map(({ event: e, ctx: c }) => together.applyEvent(e, c)));
+    const alone = await openStore();
+    for (const [i, { event: e, ctx: c }] of deliveries.entries()) expect(await alone.applyEvent(e, c)).toEqual(outcomes[i]);
+    await Promise.all([together.close(), alone.close()]);
+    const rows = (path: string) => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return db.prepare('SELECT * FROM subscribers ORDER BY customer_id').all();
+      } finally {
+        db.close();
+      }
+    };
+    const stored = rows(together.path);
+    expect(stored).toHaveLength(3);
+    expect(stored).toEqual(rows(alone.path));
   });
 
   it('fails only the delivery that cannot be stored, not the others committed with it', async () => {
