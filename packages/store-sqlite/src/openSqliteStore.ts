@@ -40,7 +40,8 @@ import { rowParams } from './internal/rowMapping.js';
 import { createSqliteCheckpoints } from './internal/sqliteCheckpoints.js';
 import { createSqliteDispatchLog } from './internal/sqliteDispatchLog.js';
 import { startCheckpointer } from './internal/startCheckpointer.js';
-import { prepareStatements, type StoredSubscriber } from './internal/statements.js';
+import { createDeliveryMemo, MEMO_IDS, MEMO_PERSONS, remember, type RememberedPerson } from './internal/deliveryMemo.js';
+import { prepareStatements, type StoredState, type StoredSubscriber } from './internal/statements.js';
 import { createSubscriberUpdater } from './internal/subscriberUpdater.js';
 import { createSqlitePeople } from './internal/sqlitePeople.js';
 import { createSqliteTransfer } from './internal/sqliteTransfer.js';
@@ -126,12 +127,20 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const update = createSubscriberUpdater(db);
   const parse = (stored: StoredSubscriber | undefined): Subscriber | undefined =>
     stored === undefined ? undefined : (JSON.parse(stored.record) as Subscriber);
-  /** Writes the subscriber and its row at `ctx.now` over what was `before` (undefined: a new one). */
-  const save = (subscriber: Subscriber, before: StoredSubscriber | undefined, { now, config }: StoreContext) => {
+  /** Writes the subscriber and its row at `ctx.now` over what was `before` (undefined: a new one); returns the state written. */
+  const save = (subscriber: Subscriber, before: StoredState | undefined, { now, config }: StoreContext): StoredState => {
     const { row } = materializeAtRisk(subscriber, now, config);
     const record = JSON.stringify(subscriber);
     if (before === undefined) s.insertSubscriber.run(...rowParams(row), record, subscriber.customer_id);
     else update(before, row, { record });
+    return {
+      customer_id: subscriber.customer_id,
+      reported_activity_at: before === undefined ? null : before.reported_activity_at,
+      state: row.state,
+      score: row.score,
+      monthly_value_cents: Math.round(row.monthly_value_usd * 100),
+      rescore_at: row.rescore_at,
+    };
   };
   const rematerialize = (stored: StoredSubscriber, { now, config }: StoreContext) => {
     update(stored, materializeAtRisk(JSON.parse(stored.record) as Subscriber, now, config).row, {});
@@ -165,7 +174,58 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
    * Subscribers changed by a batch and not written yet, by key, with what was stored before and the
    * context of their latest event (its `now` materializes the row written at the end).
    */
-  type Pending = Map<string, { subscriber: Subscriber; stored: StoredSubscriber | undefined; ctx: StoreContext }>;
+  type Pending = Map<string, { subscriber: Subscriber; stored: StoredState | undefined; ctx: StoreContext }>;
+
+  /**
+   * How `applyGrouped` finds an event's route, its person's key and the person's state and record,
+   * and tells what it learnt: from the file (a batch, an import), or the deliveries' memo first.
+   */
+  interface Lookups {
+    receiverOf(subscription: string): string | undefined;
+    keyOf(id: string): string | undefined;
+    person(key: string): RememberedPerson | undefined;
+    added(key: string, ids: readonly string[]): void;
+    written(stored: StoredState, subscriber: Subscriber): void;
+    /** Ids and rows moved wholesale (`regroup`). */
+    merged(): void;
+  }
+  const nothing = () => undefined;
+  const fromFile: Lookups = {
+    receiverOf: moved.receiverOf,
+    keyOf: people.keyOf,
+    person(key) {
+      const stored = s.getStored.get(key);
+      return stored === undefined ? undefined : { stored, subscriber: JSON.parse(stored.record) as Subscriber };
+    },
+    added: nothing,
+    written: nothing,
+    merged: nothing,
+  };
+  const memo = createDeliveryMemo(db);
+  const fromMemo: Lookups = {
+    receiverOf(subscription) {
+      let receiver = memo.routes.get(subscription);
+      if (receiver === undefined) remember(memo.routes, subscription, (receiver = moved.receiverOf(subscription) ?? null), MEMO_IDS);
+      return receiver ?? undefined;
+    },
+    keyOf(id) {
+      let key = memo.keys.get(id);
+      if (key === undefined && (key = people.keyOf(id)) !== undefined) remember(memo.keys, id, key, MEMO_IDS);
+      return key;
+    },
+    person(key) {
+      let person = memo.persons.get(key);
+      if (person === undefined && (person = fromFile.person(key)) !== undefined) remember(memo.persons, key, person, MEMO_PERSONS);
+      return person;
+    },
+    added(key, ids) {
+      for (const id of ids) remember(memo.keys, id, key, MEMO_IDS);
+    },
+    written(stored, subscriber) {
+      remember(memo.persons, stored.customer_id, { stored, subscriber }, MEMO_PERSONS);
+    },
+    merged: memo.forget,
+  };
   /**
    * Stores one event and applies it to the person its ids name (docs/rules.md §2): with one record
    * (or none) and its name unchanged, in `pending`; an event naming several records, or moving a
@@ -173,9 +233,9 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
    * subscription is stored re-keyed to its receiver (`moved`). A duplicate names the holder of its
    * occurrence (`holderOf`) unless `holder` is false (a batch answers statuses only).
    */
-  const applyGrouped = (delivered: HandledEvent, ctx: StoreContext, pending: Pending, holder = true): ApplyOutcome => {
-    const event = moved.route(delivered);
-    const { keys, unknown } = people.resolve(identityIdsOf(event));
+  const applyGrouped = (delivered: HandledEvent, ctx: StoreContext, pending: Pending, lookups: Lookups, holder = true): ApplyOutcome => {
+    const event = moved.route(delivered, lookups.receiverOf);
+    const { keys, unknown } = people.resolve(identityIdsOf(event), lookups.keyOf);
     const key = keys[0] ?? event.app_user_id;
     if (!insertEvent(event, key)) {
       const known = people.keyOf(event.app_user_id);
@@ -185,20 +245,22 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       return heldBy === undefined ? { status: 'duplicate', subscriber } : { status: 'duplicate', subscriber, heldBy };
     }
     people.add(key, unknown);
+    lookups.added(key, unknown);
     if (keys.length <= 1) {
-      const seen = pending.get(key);
-      const stored = seen === undefined ? (keys.length === 0 ? undefined : s.getStored.get(key)) : seen.stored;
-      const next = applyEvent(seen === undefined ? parse(stored) : seen.subscriber, event);
+      const seen = pending.get(key) ?? (keys.length === 0 ? undefined : lookups.person(key));
+      const next = applyEvent(seen?.subscriber, event);
       if (next.customer_id === key) {
-        pending.set(key, { subscriber: next, stored, ctx });
+        pending.set(key, { subscriber: next, stored: seen?.stored, ctx });
         return { status: 'applied', subscriber: next };
       }
     }
     for (const k of keys) pending.delete(k); // re-folded from the stored events
-    return { status: 'applied', subscriber: people.regroup(keys, people.reportedOf(keys), ctx) };
+    const subscriber = people.regroup(keys, people.reportedOf(keys), ctx);
+    lookups.merged();
+    return { status: 'applied', subscriber };
   };
-  const writePending = (pending: Pending) => {
-    for (const { subscriber, stored, ctx } of pending.values()) save(subscriber, stored, ctx);
+  const writePending = (pending: Pending, lookups: Lookups) => {
+    for (const { subscriber, stored, ctx } of pending.values()) lookups.written(save(subscriber, stored, ctx), subscriber);
   };
 
   type Delivery = { event: HandledEvent; ctx: StoreContext };
@@ -208,9 +270,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
    * delivery still answers with its own outcome, the subscriber as its event left it.
    */
   const applyDeliveries = db.transaction((items: Delivery[]): ApplyOutcome[] => {
+    memo.follow();
     const pending: Pending = new Map();
-    const outcomes = items.map(({ event, ctx }) => applyGrouped(event, ctx, pending));
-    writePending(pending);
+    const outcomes = items.map(({ event, ctx }) => applyGrouped(event, ctx, pending, fromMemo));
+    writePending(pending, fromMemo);
+    memo.keep();
     return outcomes;
   });
   const deliveries = createGroupCommit<Delivery, ApplyOutcome>(
@@ -228,11 +292,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     // Each touched subscriber is read once and written once, however many of its events the batch holds.
     const pending: Pending = new Map();
     const statuses = events.map((event, i) => {
-      const outcome = applyGrouped(event, ctx, pending, held !== undefined);
+      const outcome = applyGrouped(event, ctx, pending, fromFile, held !== undefined);
       if (outcome.status === 'duplicate' && outcome.heldBy !== undefined) held!.push([i, outcome.heldBy]);
       return outcome.status;
     });
-    writePending(pending);
+    writePending(pending, fromFile);
     return statuses;
   });
 

@@ -18,6 +18,7 @@ import type Database from 'better-sqlite3';
 import { applyEvent, identityIdsOf, type ApplyOutcome, type HandledEvent, type ImportSession, type OccurrenceHolder, type StoreContext, type Subscriber } from '@tenure/core';
 import type { SqliteMovedSubscriptions } from './sqliteMovedSubscriptions.js';
 import type { SqlitePeople } from './sqlitePeople.js';
+import { createWriteMark } from './writeMark.js';
 
 /** Persons folded per `finish` transaction: a few thousand events, tens of milliseconds of lock. */
 const FINISH_BATCH = 500;
@@ -63,9 +64,8 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
   const pendingFirst = db.prepare<[number], string>('SELECT customer_id FROM import_pending ORDER BY customer_id LIMIT ?').pluck();
   const pendingAfter = db.prepare<[string, number], string>('SELECT customer_id FROM import_pending WHERE customer_id > ? ORDER BY customer_id LIMIT ?').pluck();
   const countPending = db.prepare<[], number>('SELECT count(*) FROM import_pending').pluck();
-  const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
   const stored = db.prepare<[string], number>('SELECT 1 FROM events WHERE id = ?').pluck();
-  const stateOf = () => `${db.pragma('data_version', { simple: true }) as number}:${totalChanges.get()!}`;
+  const stateOf = createWriteMark(db);
   /** Forgets what `remembered` knows when something else wrote since the session's last transaction. */
   const follow = (remembered: Remembered) => {
     if (remembered.seen === stateOf()) return;

@@ -11,8 +11,10 @@ import { routeMovedSubscription, type HandledEvent, type MovedSubscription } fro
 
 /** The moved subscriptions of one connection. */
 export interface SqliteMovedSubscriptions {
-  /** The event as it is to be stored: re-keyed to its subscription's receiver when it moved. */
-  route(event: HandledEvent): HandledEvent;
+  /** The event as it is to be stored: re-keyed to its subscription's receiver (`receiverOf`, by default the table's) when it moved. */
+  route(event: HandledEvent, receiverOf?: (subscription: string) => string | undefined): HandledEvent;
+  /** The receiver the subscription moved to, or undefined. */
+  receiverOf(subscription: string): string | undefined;
   /** Every subscription of the events stored under `key` now routes to `receiver` (before they move to it). */
   record(key: string, receiver: string): void;
   /** At most `limit` routes after the subscription `after` ('' for the first), in `original_transaction_id` order. */
@@ -45,7 +47,8 @@ export function createSqliteMovedSubscriptions(db: Database.Database): SqliteMov
   });
   const lookup = (subscription: string) => receiverOf.get(subscription);
   return {
-    route: (event) => routeMovedSubscription(event, lookup),
+    route: (event, receiverOf = lookup) => routeMovedSubscription(event, receiverOf),
+    receiverOf: lookup,
     record(key, receiver) {
       record.run(receiver, key);
     },

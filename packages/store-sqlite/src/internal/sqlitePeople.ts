@@ -11,17 +11,17 @@
  */
 import type Database from 'better-sqlite3';
 import { foldEvents, recordActivity, type HandledEvent, type StoreContext, type Subscriber } from '@tenure/core';
-import type { Statements, StoredSubscriber } from './statements.js';
+import type { Statements, StoredState, StoredSubscriber } from './statements.js';
 
 /** Writes a subscriber and its row over what was stored (undefined: a new one). */
-export type SaveSubscriber = (subscriber: Subscriber, before: StoredSubscriber | undefined, ctx: StoreContext) => void;
+export type SaveSubscriber = (subscriber: Subscriber, before: StoredState | undefined, ctx: StoreContext) => unknown;
 
 /** The identity index of one connection and the re-fold of merged or renamed records. */
 export interface SqlitePeople {
   /** The key of the record `id` belongs to, or undefined. */
   keyOf(id: string): string | undefined;
-  /** The distinct keys of the records the ids belong to (in the order first met), and the ids no record has yet. */
-  resolve(ids: readonly string[]): { keys: string[]; unknown: string[] };
+  /** The distinct keys of the records the ids belong to (in the order first met, by `keyOf`, by default the index's), and the ids no record has yet. */
+  resolve(ids: readonly string[], keyOf?: (id: string) => string | undefined): { keys: string[]; unknown: string[] };
   /** The given ids now find the record `key`. */
   add(key: string, ids: readonly string[]): void;
   /** Forgets every id of the record `key` (a transfer's sender). */
@@ -93,11 +93,11 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
   const keyOf = (id: string) => selectKey.get(id)?.customer_id;
   return {
     keyOf,
-    resolve(ids) {
+    resolve(ids, lookup = keyOf) {
       const keys: string[] = [];
       const unknown: string[] = [];
       for (const id of ids) {
-        const key = keyOf(id);
+        const key = lookup(id);
         if (key === undefined) unknown.push(id);
         else if (!keys.includes(key)) keys.push(key);
       }
