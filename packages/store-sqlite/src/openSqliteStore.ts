@@ -40,7 +40,7 @@ import { rowParams } from './internal/rowMapping.js';
 import { createSqliteCheckpoints } from './internal/sqliteCheckpoints.js';
 import { createSqliteDispatchLog } from './internal/sqliteDispatchLog.js';
 import { startCheckpointer } from './internal/startCheckpointer.js';
-import { createDeliveryMemo, MEMO_IDS, MEMO_PERSONS, remember, type RememberedPerson } from './internal/deliveryMemo.js';
+import { createDeliveryMemo, MEMO_IDS, remember } from './internal/deliveryMemo.js';
 import { prepareStatements, type StoredState, type StoredSubscriber } from './internal/statements.js';
 import { createSubscriberUpdater } from './internal/subscriberUpdater.js';
 import { createSqlitePeople } from './internal/sqlitePeople.js';
@@ -127,20 +127,12 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const update = createSubscriberUpdater(db);
   const parse = (stored: StoredSubscriber | undefined): Subscriber | undefined =>
     stored === undefined ? undefined : (JSON.parse(stored.record) as Subscriber);
-  /** Writes the subscriber and its row at `ctx.now` over what was `before` (undefined: a new one); returns the state written. */
-  const save = (subscriber: Subscriber, before: StoredState | undefined, { now, config }: StoreContext): StoredState => {
+  /** Writes the subscriber and its row at `ctx.now` over what was `before` (undefined: a new one). */
+  const save = (subscriber: Subscriber, before: StoredState | undefined, { now, config }: StoreContext) => {
     const { row } = materializeAtRisk(subscriber, now, config);
     const record = JSON.stringify(subscriber);
     if (before === undefined) s.insertSubscriber.run(...rowParams(row), record, subscriber.customer_id);
     else update(before, row, { record });
-    return {
-      customer_id: subscriber.customer_id,
-      reported_activity_at: before === undefined ? null : before.reported_activity_at,
-      state: row.state,
-      score: row.score,
-      monthly_value_cents: Math.round(row.monthly_value_usd * 100),
-      rescore_at: row.rescore_at,
-    };
   };
   const rematerialize = (stored: StoredSubscriber, { now, config }: StoreContext) => {
     update(stored, materializeAtRisk(JSON.parse(stored.record) as Subscriber, now, config).row, {});
@@ -177,30 +169,18 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   type Pending = Map<string, { subscriber: Subscriber; stored: StoredState | undefined; ctx: StoreContext }>;
 
   /**
-   * How `applyGrouped` finds an event's route, its person's key and the person's state and record,
-   * and tells what it learnt: from the file (a batch, an import), or the deliveries' memo first.
+   * How `applyGrouped` finds an event's route and its person's key, and tells what it learnt: from
+   * the file (a batch, an import), or the deliveries' memo first.
    */
   interface Lookups {
     receiverOf(subscription: string): string | undefined;
     keyOf(id: string): string | undefined;
-    person(key: string): RememberedPerson | undefined;
     added(key: string, ids: readonly string[]): void;
-    written(stored: StoredState, subscriber: Subscriber): void;
-    /** Ids and rows moved wholesale (`regroup`). */
+    /** Ids moved wholesale (`regroup`). */
     merged(): void;
   }
   const nothing = () => undefined;
-  const fromFile: Lookups = {
-    receiverOf: moved.receiverOf,
-    keyOf: people.keyOf,
-    person(key) {
-      const stored = s.getStored.get(key);
-      return stored === undefined ? undefined : { stored, subscriber: JSON.parse(stored.record) as Subscriber };
-    },
-    added: nothing,
-    written: nothing,
-    merged: nothing,
-  };
+  const fromFile: Lookups = { receiverOf: moved.receiverOf, keyOf: people.keyOf, added: nothing, merged: nothing };
   const memo = createDeliveryMemo(db);
   const fromMemo: Lookups = {
     receiverOf(subscription) {
@@ -213,16 +193,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       if (key === undefined && (key = people.keyOf(id)) !== undefined) remember(memo.keys, id, key, MEMO_IDS);
       return key;
     },
-    person(key) {
-      let person = memo.persons.get(key);
-      if (person === undefined && (person = fromFile.person(key)) !== undefined) remember(memo.persons, key, person, MEMO_PERSONS);
-      return person;
-    },
     added(key, ids) {
       for (const id of ids) remember(memo.keys, id, key, MEMO_IDS);
-    },
-    written(stored, subscriber) {
-      remember(memo.persons, stored.customer_id, { stored, subscriber }, MEMO_PERSONS);
     },
     merged: memo.forget,
   };
@@ -247,10 +219,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     people.add(key, unknown);
     lookups.added(key, unknown);
     if (keys.length <= 1) {
-      const seen = pending.get(key) ?? (keys.length === 0 ? undefined : lookups.person(key));
-      const next = applyEvent(seen?.subscriber, event);
+      const seen = pending.get(key);
+      const row = seen === undefined && keys.length > 0 ? s.getStored.get(key) : undefined;
+      const next = applyEvent(seen === undefined ? parse(row) : seen.subscriber, event);
       if (next.customer_id === key) {
-        pending.set(key, { subscriber: next, stored: seen?.stored, ctx });
+        pending.set(key, { subscriber: next, stored: seen === undefined ? row : seen.stored, ctx });
         return { status: 'applied', subscriber: next };
       }
     }
@@ -259,8 +232,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     lookups.merged();
     return { status: 'applied', subscriber };
   };
-  const writePending = (pending: Pending, lookups: Lookups) => {
-    for (const { subscriber, stored, ctx } of pending.values()) lookups.written(save(subscriber, stored, ctx), subscriber);
+  const writePending = (pending: Pending) => {
+    for (const { subscriber, stored, ctx } of pending.values()) save(subscriber, stored, ctx);
   };
 
   type Delivery = { event: HandledEvent; ctx: StoreContext };
@@ -273,7 +246,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     memo.follow();
     const pending: Pending = new Map();
     const outcomes = items.map(({ event, ctx }) => applyGrouped(event, ctx, pending, fromMemo));
-    writePending(pending, fromMemo);
+    writePending(pending);
     memo.keep();
     return outcomes;
   });
@@ -296,7 +269,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
       if (outcome.status === 'duplicate' && outcome.heldBy !== undefined) held!.push([i, outcome.heldBy]);
       return outcome.status;
     });
-    writePending(pending, fromFile);
+    writePending(pending);
     return statuses;
   });
 

@@ -63,15 +63,17 @@ describe('the deliveries memo', () => {
     );
   });
 
-  it('sees an event the other connection stored for the same customer', async () => {
+  it('finds the person another connection merged an id into', async () => {
     const path = tempDbPath();
-    const [a, b] = [await openStore(path), await openStore(path)];
-    await a.applyEvent(event('INITIAL_PURCHASE', 'e1', 'u1', T0, { period_type: 'NORMAL' }), ctx);
-    await b.applyEvent(event('BILLING_ISSUE', 'e2', 'u1', T0 + DAY), ctx);
-    const third = await a.applyEvent(event('RENEWAL', 'e3', 'u1', T0 + 2 * DAY), ctx);
-    expect(third.subscriber?.renewals).toBe(1);
-    expect(third.subscriber?.billing_failures).toBe(1);
-    expect(third.subscriber?.event_count).toBe(3);
+    const [a, b, alone] = [await openStore(path), await openStore(path), await openStore(tempDbPath())];
+    const steps: [SqliteStore, HandledEvent][] = [
+      [a, event('INITIAL_PURCHASE', 'e1', 'anon', T0, { period_type: 'NORMAL' })],
+      [b, event('RENEWAL', 'e2', 'u1', T0 + DAY, { aliases: ['anon', 'u1'] })],
+      [a, event('BILLING_ISSUE', 'e3', 'anon', T0 + 2 * DAY)],
+    ];
+    for (const [via, e] of steps) expect(await via.applyEvent(e, ctx)).toEqual(await alone.applyEvent(e, ctx));
+    expect(await everyone(a)).toEqual(await everyone(alone));
+    expect(await a.count()).toBe(1);
   });
 
   it('remembers at most its limit, dropping the entry written longest ago', () => {

@@ -1,27 +1,21 @@
 /**
  * What the webhook path of one connection remembers between its group commits (issue #21): each
- * id's person key, each subscription's route (null: it never moved), and the state and record of
- * the persons it wrote last. A delivery then runs no lookup statement and parses no record for a
- * person met recently, only its event's insert and its row's update. True while nothing else wrote
- * the file (`createWriteMark`: another connection's commit or checkpoint, any other writer of this
- * connection); otherwise forgotten whole at the next commit's start, and after a commit that failed
- * (its rollback undid what it learnt). Bounded: past a limit, the oldest entry goes.
+ * id's person key and each subscription's route (null: it never moved), so a delivery for a person
+ * met recently runs no lookup statement, only its event's insert and (once per commit) its person's
+ * read and write. True while nothing else wrote the file (`createWriteMark`: another connection's
+ * commit or checkpoint, any other writer of this connection); otherwise forgotten whole at the next
+ * commit's start, and after a commit that failed (its rollback undid what it learnt). Bounded: past
+ * a limit, the oldest entry goes.
+ *
+ * Records are not remembered: tried (the 10,000 persons written last), it saved a webhook's read
+ * and parse in bursts but cost more than it saved when customers interleave, every record then
+ * surviving into the old generation before it is replaced (bench README, issue #21).
  */
 import type Database from 'better-sqlite3';
-import type { Subscriber } from '@tenure/core';
-import type { StoredState } from './statements.js';
 import { createWriteMark } from './writeMark.js';
 
-/** Persons whose state and record are remembered (a record is a few KB: tens of MB at most). */
-export const MEMO_PERSONS = 10_000;
-/** Ids and routes remembered, each (about 100 bytes an entry). */
+/** Ids and routes remembered, each (about 100 bytes an entry: ~20 MB at most). */
 export const MEMO_IDS = 100_000;
-
-/** A person as its last write left it. */
-export interface RememberedPerson {
-  stored: StoredState;
-  subscriber: Subscriber;
-}
 
 /** The memo of one connection's deliveries. */
 export interface DeliveryMemo {
@@ -29,13 +23,11 @@ export interface DeliveryMemo {
   readonly keys: Map<string, string>;
   /** Original transaction id → the receiver it moved to, or null. */
   readonly routes: Map<string, string | null>;
-  /** Person key → its stored state and record. */
-  readonly persons: Map<string, RememberedPerson>;
   /** First in a deliveries transaction: forgets everything when anything else wrote since `keep`. */
   follow(): void;
   /** Last in a deliveries transaction, after its writes: what it remembers now holds. */
   keep(): void;
-  /** Forgets everything: ids or rows moved wholesale (a merge), or the transaction failed. */
+  /** Forgets everything: ids moved wholesale (a merge), or the transaction failed. */
   forget(): void;
 }
 
@@ -52,17 +44,14 @@ export function createDeliveryMemo(db: Database.Database): DeliveryMemo {
   let kept = '';
   const keys = new Map<string, string>();
   const routes = new Map<string, string | null>();
-  const persons = new Map<string, RememberedPerson>();
   const forget = () => {
     keys.clear();
     routes.clear();
-    persons.clear();
     kept = '';
   };
   return {
     keys,
     routes,
-    persons,
     follow() {
       const mark = markOf();
       if (mark !== kept) forget();

@@ -14,7 +14,7 @@ import { foldEvents, recordActivity, type HandledEvent, type StoreContext, type 
 import type { Statements, StoredState, StoredSubscriber } from './statements.js';
 
 /** Writes a subscriber and its row over what was stored (undefined: a new one). */
-export type SaveSubscriber = (subscriber: Subscriber, before: StoredState | undefined, ctx: StoreContext) => unknown;
+export type SaveSubscriber = (subscriber: Subscriber, before: StoredState | undefined, ctx: StoreContext) => void;
 
 /** The identity index of one connection and the re-fold of merged or renamed records. */
 export interface SqlitePeople {
