@@ -286,7 +286,8 @@ describe.skipIf(!hasChromium)('the trends and the timeline in Chromium', () => {
   it("lists a subscriber's received events newest first, and older pages on demand", async () => {
     const page = await dashboard.browser.context.newPage();
     await page.goto(`${dashboard.server.url}/#subscriber/long-1`);
-    await page.waitForSelector('#timeline li[data-event-id]');
+    // The first page in full: the view may render the timeline again while it loads (seen in CI on a slow machine).
+    await page.waitForFunction(() => document.querySelectorAll('#timeline li[data-event-id]').length === 20);
     const ids = () => page.$$eval('#timeline li[data-event-id]', (lis) => lis.map((li) => li.getAttribute('data-event-id')));
     expect(await ids()).toEqual(Array.from({ length: 20 }, (_, i) => `long-${24 - i}`));
     await page.click('#timeline-more');
