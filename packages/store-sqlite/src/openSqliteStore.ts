@@ -41,7 +41,7 @@ import { createSqliteCheckpoints } from './internal/sqliteCheckpoints.js';
 import { createSqliteDispatchLog } from './internal/sqliteDispatchLog.js';
 import { startCheckpointer } from './internal/startCheckpointer.js';
 import { createDeliveryMemo, MEMO_IDS, remember } from './internal/deliveryMemo.js';
-import { prepareStatements, type StoredState, type StoredSubscriber } from './internal/statements.js';
+import { prepareStatements, type StoredSubscriber } from './internal/statements.js';
 import { createSubscriberUpdater } from './internal/subscriberUpdater.js';
 import { createSqlitePeople } from './internal/sqlitePeople.js';
 import { createSqliteTransfer } from './internal/sqliteTransfer.js';
@@ -128,7 +128,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   const parse = (stored: StoredSubscriber | undefined): Subscriber | undefined =>
     stored === undefined ? undefined : (JSON.parse(stored.record) as Subscriber);
   /** Writes the subscriber and its row at `ctx.now` over what was `before` (undefined: a new one). */
-  const save = (subscriber: Subscriber, before: StoredState | undefined, { now, config }: StoreContext) => {
+  const save = (subscriber: Subscriber, before: StoredSubscriber | undefined, { now, config }: StoreContext) => {
     const { row } = materializeAtRisk(subscriber, now, config);
     const record = JSON.stringify(subscriber);
     if (before === undefined) s.insertSubscriber.run(...rowParams(row), record, subscriber.customer_id);
@@ -166,7 +166,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
    * Subscribers changed by a batch and not written yet, by key, with what was stored before and the
    * context of their latest event (its `now` materializes the row written at the end).
    */
-  type Pending = Map<string, { subscriber: Subscriber; stored: StoredState | undefined; ctx: StoreContext }>;
+  type Pending = Map<string, { subscriber: Subscriber; stored: StoredSubscriber | undefined; ctx: StoreContext }>;
 
   /**
    * How `applyGrouped` finds an event's route and its person's key, and tells what it learnt: from

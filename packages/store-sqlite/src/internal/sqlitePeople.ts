@@ -11,10 +11,10 @@
  */
 import type Database from 'better-sqlite3';
 import { foldEvents, recordActivity, type HandledEvent, type StoreContext, type Subscriber } from '@tenure/core';
-import type { Statements, StoredState, StoredSubscriber } from './statements.js';
+import type { Statements, StoredSubscriber } from './statements.js';
 
 /** Writes a subscriber and its row over what was stored (undefined: a new one). */
-export type SaveSubscriber = (subscriber: Subscriber, before: StoredState | undefined, ctx: StoreContext) => void;
+export type SaveSubscriber = (subscriber: Subscriber, before: StoredSubscriber | undefined, ctx: StoreContext) => void;
 
 /** The identity index of one connection and the re-fold of merged or renamed records. */
 export interface SqlitePeople {

@@ -8,19 +8,15 @@ import type Database from 'better-sqlite3';
 /** Columns of the materialized at-risk row, in the order `rowParams` binds them. */
 export const ROW_COLUMNS = 'state, score, band, monthly_value_cents, top_action, top_urgency, top_reason, top_priority, assessed_at, rescore_at';
 
-/** What an update compares its new row with: the indexed columns it may leave alone, and the reported activity. */
-export interface StoredState {
+/** What a write reads of a stored subscriber first: the record, and the indexed columns it may leave alone. */
+export interface StoredSubscriber {
   customer_id: string;
+  record: string;
   reported_activity_at: number | null;
   state: string;
   score: number;
   monthly_value_cents: number;
   rescore_at: number | null;
-}
-
-/** What a write reads of a stored subscriber first: its state and its record. */
-export interface StoredSubscriber extends StoredState {
-  record: string;
 }
 const STORED_COLUMNS = 'customer_id, record, reported_activity_at, state, score, monthly_value_cents, rescore_at';
 

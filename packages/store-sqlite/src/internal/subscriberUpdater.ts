@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AtRiskRow } from '@tenure/core';
-import type { StoredState } from './statements.js';
+import type { StoredSubscriber } from './statements.js';
 
 /** What else an update writes besides the row: a new record, a new reported activity time. */
 export interface SubscriberChanges {
@@ -17,7 +17,7 @@ export interface SubscriberChanges {
 }
 
 /** Writes `row` (and `changes`) over the stored subscriber `before` read in the same transaction. */
-export type UpdateSubscriber = (before: StoredState, row: AtRiskRow, changes: SubscriberChanges) => void;
+export type UpdateSubscriber = (before: StoredSubscriber, row: AtRiskRow, changes: SubscriberChanges) => void;
 
 const OPTIONAL = ['state', 'score', 'rescore_at', 'record', 'reported_activity_at', 'monthly_value_cents'] as const;
 
