@@ -94,8 +94,9 @@ describe('the official web SDK against the simulator (Node)', () => {
     expect(app.getAppUserId()).toBe('fay');
     const again = await sdk('someone').identifyUser('fay');
     expect(again.wasCreated).toBe(false);
-    const transfer = world.receiver.received.map((r) => r.body.event).find((e) => e.type === 'TRANSFER' && e.transferred_to[0] === 'fay');
-    expect(transfer?.transferred_from).toEqual([anonymous]);
+    // The webhook is delivered after the response, on its own: wait for it, as an app's backend would.
+    const transfer = () => world.receiver.received.map((r) => r.body.event).find((e) => e.type === 'TRANSFER' && e.transferred_to[0] === 'fay');
+    await expect.poll(() => transfer()?.transferred_from).toEqual([anonymous]);
   });
 
   it('changeUser switches to another customer and reads its info', async () => {
