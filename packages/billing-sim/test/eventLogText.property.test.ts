@@ -1,7 +1,8 @@
 // The event log's JSON text (what delivery sends) is byte for byte JSON.stringify of the body it
 // builds, for any event the log holds: every lifecycle type with none, one or several fields of its
 // own, currency transactions, whole bodies, and strings JSON must escape (quotes, backslashes,
-// control characters, non-ASCII, lone surrogates), null and undefined values, odd numbers.
+// control characters, non-ASCII, lone surrogates), null and undefined values, odd numbers; and
+// again after the products it wrote from change in place (the writer keeps a product's texts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/internal/random.js';
@@ -54,25 +55,69 @@ const sub = fc.record({
   country_code: maybe(text),
   renewal_number: num,
 });
-const adjustments = fc.array(fc.record({ amount: num, currency: fc.record({ code: text, name: maybe(text) }) }), { maxLength: 2 });
+/** A list of adjustments, frozen through (as the simulator shares them) or not, or frozen only on top. */
+const adjustments = fc
+  .tuple(fc.array(fc.record({ amount: num, currency: fc.record({ code: text, name: maybe(text) }) }), { maxLength: 2 }), fc.constantFrom('deep', 'top', 'none'))
+  .map(([list, frozen]) => {
+    if (frozen === 'deep') for (const a of list) Object.freeze(Object.freeze(a).currency);
+    return frozen === 'none' ? list : Object.freeze(list);
+  });
 
+/** Events name a product, a customer and an adjustment list by place in small pools, so several events share each one. */
+const place = fc.nat({ max: 2 });
 const event = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('lifecycle' as const), type: fc.constantFrom(...TYPES), at: num, customer, sub, product, extra }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('currency' as const), at: num, customer, adjustments, product: fc.oneof(fc.constant(null), product), environment: text, store: text, transaction: maybe(text) }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('lifecycle' as const), type: fc.constantFrom(...TYPES), at: num, customer: place, sub, product: place, extra }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('currency' as const), at: num, customer: place, adjustments: place, product: fc.oneof(fc.constant(null), place), environment: text, store: text, transaction: maybe(text) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('whole' as const), id: text, at: num }) },
+);
+const pools = fc.record({
+  products: fc.array(product, { minLength: 3, maxLength: 3 }),
+  customers: fc.array(customer, { minLength: 3, maxLength: 3 }),
+  adjustments: fc.array(adjustments, { minLength: 3, maxLength: 3 }),
+});
+/** A change made in place to one field of a product after its events were read once. */
+const change = fc.oneof(
+  fc.record({ field: fc.constantFrom('price' as const), value: num }),
+  fc.record({ field: fc.constantFrom('currency' as const, 'display_name' as const), value: maybe(text) }),
+  fc.record({ field: fc.constantFrom('id' as const), value: text }),
+  fc.record({ field: fc.constantFrom('entitlement_ids' as const), value: fc.oneof(fc.constant(null), fc.array(text, { maxLength: 2 })) }),
+  fc.record({ field: fc.constantFrom('entitlement' as const), value: text }),
 );
 
 describe('the event log text', () => {
   it('is JSON.stringify of the body, for any event the log holds', () => {
     fc.assert(
-      fc.property(fc.array(event, { minLength: 1, maxLength: 8 }), (events) => {
+      fc.property(pools, fc.array(event, { minLength: 1, maxLength: 8 }), fc.array(change, { minLength: 3, maxLength: 3 }), (generated, events, changes) => {
+        // The run changes products and unfrozen adjustments in place: on copies, not on fast-check's values.
+        const pool = {
+          customers: generated.customers,
+          products: generated.products.map((p) => ({ ...p, entitlement_ids: p.entitlement_ids === null ? null : [...p.entitlement_ids] })),
+          adjustments: generated.adjustments.map((list) => {
+            const copy = list.map((a) => (Object.isFrozen(a) ? a : { ...a }));
+            return Object.isFrozen(list) ? Object.freeze(copy) : copy;
+          }),
+        };
         const log = createEventLog('app_"sim"', seededRandom('text'));
+        const productAt = (at: number | null) => (at === null ? null : (pool.products[at] as unknown as Product));
         for (const e of events) {
-          if (e.kind === 'lifecycle') log.lifecycle(e.type, e.at, e.customer as unknown as CustomerState, e.sub as unknown as SubscriptionState, e.product as unknown as Product, e.extra as never);
+          const customer = pool.customers[e.kind === 'whole' ? 0 : e.customer] as unknown as CustomerState;
+          if (e.kind === 'lifecycle') log.lifecycle(e.type, e.at, customer, e.sub as unknown as SubscriptionState, productAt(e.product)!, e.extra as never);
           else if (e.kind === 'currency')
-            log.currency(e.at, e.customer as unknown as CustomerState, e.adjustments as unknown as VcAdjustment[], e.product as unknown as Product | null, e.environment, e.store, e.transaction as string | null);
+            log.currency(e.at, customer, pool.adjustments[e.adjustments] as unknown as VcAdjustment[], productAt(e.product), e.environment, e.store, e.transaction as string | null);
           else log.whole('proj_x', { api_version: '1.0', event: { type: 'TRANSFER', id: e.id, event_timestamp_ms: e.at } } as unknown as WebhookBody);
         }
+        for (let index = 0; index < log.length; index++) expect(log.text(index)).toBe(JSON.stringify(log.body(index)));
+        pool.products.forEach((p, i) => {
+          const c = changes[i]!;
+          const target = p as Record<string, unknown> & { entitlement_ids: unknown[] | null };
+          if (c.field !== 'entitlement') target[c.field] = c.value;
+          else if (target.entitlement_ids !== null) target.entitlement_ids.push(c.value);
+        });
+        // An adjustment not frozen changes too (a list frozen only on top still holds it).
+        for (const list of pool.adjustments) for (const a of list) if (!Object.isFrozen(a)) (a as { amount: number }).amount += 1;
         for (let index = 0; index < log.length; index++) expect(log.text(index)).toBe(JSON.stringify(log.body(index)));
       }),
       { numRuns: 2000 },

@@ -5,6 +5,8 @@
  * then stringified, each cost ~3.7 µs on our machine, written here ~2.2 µs (`packages/bench`'s
  * README). Whatever this writer does not write itself (several extra fields, a field holding
  * `undefined`, an extra field named like a shared one) goes through `JSON.stringify` of the body.
+ * What most bodies of a month repeat is written once: the JSON of a shared frozen adjustments list,
+ * and of a product's fields (checked against the product at every use), kept in weak maps.
  */
 import type { Product } from './world.js';
 import {
@@ -43,6 +45,88 @@ function stringList(list: readonly (string | undefined)[] | null): string | unde
   let out = '[';
   for (let i = 0; i < list.length; i++) out += (i === 0 ? '' : ',') + (json(list[i]) ?? 'null');
   return `${out}]`;
+}
+
+/** `stringList(aliases)`, given `userText`, the JSON of `userId`: a customer's usual aliases are its id alone. */
+function aliasesText(aliases: readonly (string | undefined)[], userId: string, userText: string | undefined): string | undefined {
+  return Array.isArray(aliases) && aliases.length === 1 && aliases[0] === userId && userText !== undefined ? `[${userText}]` : stringList(aliases);
+}
+
+/**
+ * The JSON of a frozen list of currency adjustments, kept per list: the simulator shares one frozen
+ * list per currency and amount (`singleAdjustment`), so a month's 200 k currency events write a
+ * handful of lists, each serialized once. A frozen list's items may still be unfrozen objects: only a
+ * list whose items and their currencies are frozen too is kept.
+ */
+const adjustmentTexts = new WeakMap<object, string>();
+const isDeeplyFrozen = (adjustments: readonly VcAdjustment[]): boolean =>
+  Object.isFrozen(adjustments) && adjustments.every((a) => Object.isFrozen(a) && (typeof a.currency !== 'object' || a.currency === null || Object.isFrozen(a.currency)));
+
+/** `JSON.stringify(adjustments)`, from the cache when the list is frozen. */
+function adjustmentsText(adjustments: VcAdjustment[]): string {
+  const kept = adjustmentTexts.get(adjustments);
+  if (kept !== undefined) return kept;
+  const written = JSON.stringify(adjustments);
+  if (written !== undefined && isDeeplyFrozen(adjustments)) adjustmentTexts.set(adjustments, written);
+  return written;
+}
+
+/**
+ * The JSON of the product fields a body repeats (`entitlement_ids`, `currency`, `price`, and a
+ * currency event's `product_id` and `product_display_name`), kept per product object with the values
+ * they were written from: an entry is used only while the product still holds those very values
+ * (the world never changes a product in place, but a stale entry must be impossible, not unlikely).
+ */
+interface ProductText {
+  /** The entitlement ids as they were written (a copy: the list itself could change). */
+  idsCopy: readonly string[] | null;
+  idsText: string | undefined;
+  currency: unknown;
+  currencyText: string | undefined;
+  price: unknown;
+  priceText: string | undefined;
+  id: unknown;
+  idText: string | undefined;
+  name: unknown;
+  nameText: string | undefined;
+}
+const productTexts = new WeakMap<Product, ProductText>();
+
+/** Whether `ids` holds exactly the items of `copy` (both lists, or the same non-list). */
+function sameIds(ids: readonly string[] | null, copy: readonly string[] | null): boolean {
+  if (!Array.isArray(ids) || !Array.isArray(copy)) return ids === copy;
+  if (ids.length !== copy.length) return false;
+  for (let i = 0; i < ids.length; i++) if (ids[i] !== copy[i]) return false;
+  return true;
+}
+
+/** The product's texts, written again when any field they came from changed. */
+function productText(product: Product): ProductText {
+  const kept = productTexts.get(product);
+  const ids = product.entitlement_ids;
+  if (
+    kept !== undefined &&
+    sameIds(ids, kept.idsCopy) &&
+    kept.currency === product.currency &&
+    Object.is(kept.price, product.price) &&
+    kept.id === product.id &&
+    kept.name === product.display_name
+  )
+    return kept;
+  const written: ProductText = {
+    idsCopy: Array.isArray(ids) ? [...ids] : ids,
+    idsText: stringList(ids),
+    currency: product.currency,
+    currencyText: json(product.currency),
+    price: product.price,
+    priceText: json(product.price),
+    id: product.id,
+    idText: json(product.id),
+    name: product.display_name,
+    nameText: json(product.display_name),
+  };
+  productTexts.set(product, written);
+  return written;
 }
 
 /** Thrown (and caught below) when a value would need `JSON.stringify`'s rule for `undefined`. */
@@ -88,7 +172,9 @@ export function lifecycleText(
   const stringified = () => JSON.stringify(lifecycleBody(type, id, appId, at, userId, aliases, product, sub, extraKey, extraValue, extras));
   if (extras !== null || (extraKey !== null && SHARED_KEYS.has(extraKey))) return stringified();
   try {
-    const price = must(json(sub.period_type === 'TRIAL' ? 0 : product.price));
+    const texts = productText(product);
+    const price = must(sub.period_type === 'TRIAL' ? '0' : texts.priceText);
+    const user = must(json(userId));
     let extra = '';
     if (extraKey !== null) {
       const value = json(extraValue);
@@ -96,13 +182,13 @@ export function lifecycleText(
     }
     return (
       `{"api_version":"1.0","event":{"type":${must(json(type))},"id":${must(json(id))},"app_id":${must(json(appId))},` +
-      `"event_timestamp_ms":${must(json(at))},"app_user_id":${must(json(userId))},"original_app_user_id":${must(json(userId))},` +
-      `"aliases":${must(stringList(aliases))},"subscriber_attributes":{},"experiments":[],"product_id":${must(json(sub.product_id))},` +
-      `"entitlement_ids":${must(stringList(product.entitlement_ids))},"entitlement_id":null,"period_type":${must(json(sub.period_type))},` +
+      `"event_timestamp_ms":${must(json(at))},"app_user_id":${user},"original_app_user_id":${user},` +
+      `"aliases":${must(aliasesText(aliases, userId, user))},"subscriber_attributes":{},"experiments":[],"product_id":${must(json(sub.product_id))},` +
+      `"entitlement_ids":${must(texts.idsText)},"entitlement_id":null,"period_type":${must(json(sub.period_type))},` +
       `"purchased_at_ms":${must(json(sub.period_start))},"expiration_at_ms":${must(json(sub.period_end))},` +
       `"environment":${must(json(sub.environment))},"store":${must(json(sub.store))},"presented_offering_id":${must(json(sub.presented_offering_id))},` +
       `"transaction_id":${must(json(sub.transaction_id))},"original_transaction_id":${must(json(sub.original_transaction_id))},` +
-      `"price":${price},"currency":${must(json(product.currency))},"price_in_purchased_currency":${price},${PERCENTAGES},` +
+      `"price":${price},"currency":${must(texts.currencyText)},"price_in_purchased_currency":${price},${PERCENTAGES},` +
       `"country_code":${must(json(sub.country_code))},"is_family_share":false,"offer_code":null,"renewal_number":${must(json(sub.renewal_number))}${extra}}}`
     );
   } catch (error) {
@@ -131,11 +217,13 @@ export function currencyText(
   transactionId: string | null,
 ): string {
   try {
+    const user = must(json(userId));
+    const texts = product === null ? null : productText(product);
     return (
       `{"api_version":"1.0","event":{"type":"VIRTUAL_CURRENCY_TRANSACTION","id":${must(json(id))},"app_id":${must(json(appId))},` +
-      `"event_timestamp_ms":${must(json(at))},"app_user_id":${must(json(userId))},"original_app_user_id":${must(json(userId))},` +
-      `"aliases":${must(stringList(aliases))},"subscriber_attributes":{},"experiments":[],"adjustments":${must(JSON.stringify(adjustments))},` +
-      `"product_id":${must(json(product?.id ?? null))},"product_display_name":${must(json(product?.display_name ?? null))},` +
+      `"event_timestamp_ms":${must(json(at))},"app_user_id":${user},"original_app_user_id":${user},` +
+      `"aliases":${must(aliasesText(aliases, userId, user))},"subscriber_attributes":{},"experiments":[],"adjustments":${must(adjustmentsText(adjustments))},` +
+      `"product_id":${texts === null ? 'null' : must(texts.id == null ? 'null' : texts.idText)},"product_display_name":${texts === null ? 'null' : must(texts.name == null ? 'null' : texts.nameText)},` +
       `"purchase_environment":${must(json(environment))},"store":${must(json(store))},"source":"in_app_purchase",` +
       `"transaction_id":${must(json(transactionId))},"virtual_currency_transaction_id":${must(json(vcTransactionId))}}}`
     );
