@@ -122,6 +122,22 @@ describe('webhook delivery', () => {
     await s.outbox.idle();
     expect(s.deliveries().map((d) => [d.state, d.attempts[0]?.error])).toEqual([['failed', 'plain string'], ['delivered', null]]);
   });
+  it('counts a transport that answers something other than a result as failed, saying what it answered', async () => {
+    const scheduler = createManualScheduler(0);
+    const answers: unknown[] = [undefined, { ok: true }, 'fine', { status: 200 }];
+    const s = setup(scheduler, {
+      webhook: { url: 'http://receiver.local/webhook', retry_schedule: [] },
+      transport: (() => Promise.resolve(answers.shift())) as never,
+    });
+    for (const id of ['u1', 'u2', 'u3', 'u4']) await purchase(s, id);
+    await s.outbox.idle();
+    expect(s.deliveries().map((d) => [d.state, d.attempts[0]?.error])).toEqual([
+      ['failed', 'The transport returned undefined instead of { status } or { error }'],
+      ['failed', 'The transport returned {"ok":true} instead of { status } or { error }'],
+      ['failed', 'The transport returned "fine" instead of { status } or { error }'],
+      ['delivered', null],
+    ]);
+  });
   it('redelivers one event by id with the same id and timestamp', async () => {
     receiver = await startReceiver();
     const s = setup(createManualScheduler(), { webhook: { url: receiver.url } });
