@@ -112,9 +112,8 @@ describe('the event log text', () => {
         for (let index = 0; index < log.length; index++) expect(log.text(index)).toBe(JSON.stringify(log.body(index)));
         pool.products.forEach((p, i) => {
           const c = changes[i]!;
-          const target = p as Record<string, unknown> & { entitlement_ids: unknown[] | null };
-          if (c.field !== 'entitlement') target[c.field] = c.value;
-          else if (target.entitlement_ids !== null) target.entitlement_ids.push(c.value);
+          if (c.field !== 'entitlement') (p as Record<string, unknown>)[c.field] = c.value;
+          else if (p.entitlement_ids !== null) p.entitlement_ids.push(c.value);
         });
         // An adjustment not frozen changes too (a list frozen only on top still holds it).
         for (const list of pool.adjustments) for (const a of list) if (!Object.isFrozen(a)) (a as { amount: number }).amount += 1;
