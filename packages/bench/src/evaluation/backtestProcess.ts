@@ -20,16 +20,21 @@ const CLI = join(dirname(createRequire(import.meta.url).resolve('@tenure/server/
 const PRELOAD = `data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nbench-usage '+JSON.stringify({maxRSS:u.maxRSS,cpu:(u.userCPUTime+u.systemCPUTime)/1000})+'\\n')})`;
 
 /**
- * Given a history file (NDJSON), runs `tenure backtest FILE --json` and resolves with the report,
- * the child's peak RSS and CPU time; rejects when it exits non-zero.
+ * Given a history file (NDJSON) and, optionally, the CPU cores to pin the child to (`taskset -c`),
+ * runs `tenure backtest FILE --json` and resolves with the report, the child's peak RSS and CPU
+ * time; rejects when it exits non-zero.
  *
  * @example
  * const run = await runBacktestProcess('/tmp/history.ndjson');
  */
-export function runBacktestProcess(file: string): Promise<BacktestRun> {
+export function runBacktestProcess(file: string, cores?: string): Promise<BacktestRun> {
   const started = performance.now();
+  const args = ['--import', PRELOAD, CLI, 'backtest', file, '--json'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', PRELOAD, CLI, 'backtest', file, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child =
+      cores === undefined
+        ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn('taskset', ['-c', cores, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
