@@ -25,6 +25,12 @@ export interface ServerBenchOptions {
   keys?: readonly Target['key'][];
   warmupSeconds?: number;
   seconds?: number;
+  /**
+   * Rounds over the targets (`BENCH_SERVER_ROUNDS`, 1): each round starts every target afresh, the
+   * order reversed every other round; with more than one, the bars read the median of the rounds'
+   * ratios, as issue #21 reads its figures (this 2-core VM moves one round's ratio ±20–30 %).
+   */
+  rounds?: number;
   /** The bodies to post, distinct event ids (by default `BENCH_HTTP_BODIES` synthetic ones, 600 k). */
   bodies?: readonly string[];
 }
@@ -112,12 +118,53 @@ export async function runServerBench(options: ServerBenchOptions = {}): Promise<
   const keys = options.keys;
   const wantsPostgres = keys === undefined || keys.some((k) => k.startsWith('postgres'));
   const postgresUrl = wantsPostgres ? benchDatabaseUrl() : undefined;
-  console.log(`\nserver (webhook ingest): ${CONNECTIONS} connections, ${warmupSeconds}s warm-up then ${seconds}s per target, ~1 KB real-format bodies, a fresh store per target`);
+  const roundCount = Math.max(1, Math.floor(options.rounds ?? Number(process.env['BENCH_SERVER_ROUNDS'] ?? 1)));
+  console.log(
+    `\nserver (webhook ingest): ${CONNECTIONS} connections, ${warmupSeconds}s warm-up then ${seconds}s per target, ~1 KB real-format bodies, a fresh store per target` +
+      (roundCount > 1 ? `; ${roundCount} rounds, the order reversed every other round, bars on the medians of the rounds' ratios` : ''),
+  );
   if (postgresUrl === undefined && wantsPostgres) noticeNoPostgres('server');
-  const results: HttpResult[] = [];
-  for (const target of targets(postgresUrl)) if (keys === undefined || keys.includes(target.key)) results.push(await measureTarget(target, bodies, warmupSeconds, seconds));
+  const chosen = targets(postgresUrl).filter((target) => keys === undefined || keys.includes(target.key));
+  const rounds: HttpResult[][] = [];
+  for (let r = 0; r < roundCount; r += 1) {
+    const order = r % 2 === 0 ? chosen : [...chosen].reverse();
+    const measured = new Map<Target['key'], HttpResult>();
+    for (const target of order) measured.set(target.key, await measureTarget(target, bodies, warmupSeconds, seconds));
+    // Printed in the targets' order, the baseline first, whatever order they ran in.
+    rounds.push(chosen.map((target) => measured.get(target.key)!));
+    if (roundCount > 1) console.log(`round ${r + 1} of ${roundCount}${r % 2 === 0 ? '' : ' (order reversed)'}`);
+    printRound(rounds[r]!);
+  }
+  // Each bar reads one ratio per round (both sides measured in that round), then their median.
+  const ratioOf = (key: Target['key'], over: Target['key'], value: (r: HttpResult) => number = (r) => r.rps) => {
+    const ratios = rounds.flatMap((round) => {
+      const a = round.find((r) => r.key === key);
+      const b = round.find((r) => r.key === over);
+      return a === undefined || b === undefined ? [] : [value(a) / value(b)];
+    });
+    return ratios.length === 0 ? undefined : { median: median(ratios), ratios };
+  };
+  const shown = (m: { median: number; ratios: number[] }) => (m.ratios.length === 1 ? m.median.toFixed(2) : `${m.median.toFixed(2)} (median of ${m.ratios.map((x) => x.toFixed(2)).join(', ')})`);
+  const bar = (ok: boolean, text: string) => console.log(`bar: ${ok ? 'MET ' : 'MISS'} ${text}`);
+  console.log('');
+  const memory = ratioOf('memory', 'bare');
+  const sqliteBare = ratioOf('sqlite', 'bare');
+  const sqliteMemory = ratioOf('sqlite', 'memory');
+  if (memory !== undefined) bar(memory.median >= 0.7, `tenure serve (memory) / bare node:http = ${shown(memory)} (bar 0.70)`);
+  if (sqliteBare !== undefined) bar(sqliteBare.median >= 0.5, `sqlite / bare node:http = ${shown(sqliteBare)} (bar 0.50, issue #21)`);
+  if (sqliteMemory !== undefined) bar(sqliteMemory.median >= 0.5, `sqlite / memory = ${shown(sqliteMemory)} (bar 0.50)`);
+  const pg2 = rounds.flatMap((round) => round.filter((r) => r.key === 'postgres2').map((r) => r.rps));
+  if (pg2.length > 0) {
+    const rps = median(pg2);
+    const overBare = ratioOf('postgres2', 'bare');
+    bar(rps >= 3000, `two postgres replicas = ${rps.toFixed(0)} events/s (bar 3 000${overBare === undefined ? '' : `; ${shown(overBare)} × node:http`})`);
+  }
+  return rounds[rounds.length - 1]!;
+}
+
+/** Prints one round's table, each target's req/s beside the baseline's (the first row). */
+function printRound(results: readonly HttpResult[]): void {
   const base = results[0]!;
-  const by = (key: Target['key']) => results.find((r) => r.key === key);
   printTable(
     ['target', 'req/s', 'p50', 'p99', 'CPU µs/req', 'machine CPU', '× node:http', 'failed'],
     results.map((r) => [
@@ -131,13 +178,11 @@ export async function runServerBench(options: ServerBenchOptions = {}): Promise<
       String(r.failed),
     ]),
   );
-  const memory = by('memory');
-  const sqlite = by('sqlite');
-  const pg2 = by('postgres2');
-  const bar = (ok: boolean, text: string) => console.log(`bar: ${ok ? 'MET ' : 'MISS'} ${text}`);
-  console.log('');
-  if (memory !== undefined) bar(memory.rps / base.rps >= 0.7, `tenure serve (memory) / bare node:http = ${(memory.rps / base.rps).toFixed(2)} (bar 0.70)`);
-  if (memory !== undefined && sqlite !== undefined) bar(sqlite.rps / memory.rps >= 0.5, `sqlite / memory = ${(sqlite.rps / memory.rps).toFixed(2)} (bar 0.50)`);
-  if (pg2 !== undefined) bar(pg2.rps >= 3000, `two postgres replicas = ${pg2.rps.toFixed(0)} events/s (bar 3 000; ${(pg2.rps / base.rps).toFixed(2)} × node:http)`);
-  return results;
+}
+
+/** The median of a non-empty list. */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
