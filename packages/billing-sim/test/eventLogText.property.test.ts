@@ -35,12 +35,14 @@ const extra = fc.oneof(
 );
 
 const customer = fc.record({ id: text, project_id: fc.constant('proj_sim'), aliases: fc.oneof(fc.constant(undefined), fc.array(maybe(text), { maxLength: 3 })) });
+/** Now and then an object where the type says string or number: its JSON can change inside it. */
+const inner = fc.record({ x: text });
 const product = fc.record({
-  id: text,
-  display_name: maybe(text),
-  price: num,
-  currency: maybe(text),
-  entitlement_ids: fc.oneof(fc.constant(null), fc.array(text, { maxLength: 3 })),
+  id: fc.oneof({ weight: 6, arbitrary: text }, { weight: 1, arbitrary: inner }),
+  display_name: fc.oneof({ weight: 6, arbitrary: maybe(text) }, { weight: 1, arbitrary: inner }),
+  price: fc.oneof({ weight: 6, arbitrary: num }, { weight: 1, arbitrary: inner }),
+  currency: fc.oneof({ weight: 6, arbitrary: maybe(text) }, { weight: 1, arbitrary: inner }),
+  entitlement_ids: fc.oneof(fc.constant(null), fc.array(fc.oneof({ weight: 6, arbitrary: text }, { weight: 1, arbitrary: inner }), { maxLength: 3 })),
 });
 const sub = fc.record({
   product_id: maybe(text),
@@ -85,6 +87,7 @@ const change = fc.oneof(
   fc.record({ field: fc.constantFrom('id' as const), value: text }),
   fc.record({ field: fc.constantFrom('entitlement_ids' as const), value: fc.oneof(fc.constant(null), fc.array(text, { maxLength: 2 })) }),
   fc.record({ field: fc.constantFrom('entitlement' as const), value: text }),
+  fc.record({ field: fc.constantFrom('inside' as const), value: text }),
 );
 
 describe('the event log text', () => {
@@ -94,7 +97,7 @@ describe('the event log text', () => {
         // The run changes products and unfrozen adjustments in place: on copies, not on fast-check's values.
         const pool = {
           customers: generated.customers,
-          products: generated.products.map((p) => ({ ...p, entitlement_ids: p.entitlement_ids === null ? null : [...p.entitlement_ids] })),
+          products: generated.products.map((p) => structuredClone(p)),
           adjustments: generated.adjustments.map((list) => {
             const copy = list.map((a) => (Object.isFrozen(a) ? a : { ...a }));
             return Object.isFrozen(list) ? Object.freeze(copy) : copy;
@@ -112,7 +115,11 @@ describe('the event log text', () => {
         for (let index = 0; index < log.length; index++) expect(log.text(index)).toBe(JSON.stringify(log.body(index)));
         pool.products.forEach((p, i) => {
           const c = changes[i]!;
-          if (c.field !== 'entitlement') (p as Record<string, unknown>)[c.field] = c.value;
+          const fields = p as Record<string, unknown>;
+          if (c.field === 'inside') {
+            // Every object the product holds changes inside; the product itself keeps its fields.
+            for (const value of [p.id, p.display_name, p.price, p.currency, ...(p.entitlement_ids ?? [])]) if (typeof value === 'object' && value !== null) (value as { x: unknown }).x = c.value;
+          } else if (c.field !== 'entitlement') fields[c.field] = c.value;
           else if (p.entitlement_ids !== null) p.entitlement_ids.push(c.value);
         });
         // An adjustment not frozen changes too (a list frozen only on top still holds it).

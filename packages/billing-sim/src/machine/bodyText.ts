@@ -92,9 +92,9 @@ interface ProductText {
 }
 const productTexts = new WeakMap<Product, ProductText>();
 
-/** Whether `ids` holds exactly the items of `copy` (both lists, or the same non-list). */
+/** Whether `ids` holds exactly the items of `copy` (both lists, or both null). */
 function sameIds(ids: readonly string[] | null, copy: readonly string[] | null): boolean {
-  if (!Array.isArray(ids) || !Array.isArray(copy)) return ids === copy;
+  if (!Array.isArray(ids) || !Array.isArray(copy)) return ids === null && copy === null;
   if (ids.length !== copy.length) return false;
   for (let i = 0; i < ids.length; i++) if (ids[i] !== copy[i]) return false;
   return true;
@@ -125,9 +125,15 @@ function productText(product: Product): ProductText {
     name: product.display_name,
     nameText: json(product.display_name),
   };
-  productTexts.set(product, written);
+  // Kept only when every value is compared by what it is (no object that could change inside).
+  if ((ids === null || (Array.isArray(ids) && ids.every(isPlain))) && isPlain(product.currency) && isPlain(product.price) && isPlain(product.id) && isPlain(product.display_name)) {
+    productTexts.set(product, written);
+  }
   return written;
 }
+
+/** A value `===` compares by content: not an object (null is one of these) nor a function. */
+const isPlain = (value: unknown): boolean => value === null || (typeof value !== 'object' && typeof value !== 'function');
 
 /** Thrown (and caught below) when a value would need `JSON.stringify`'s rule for `undefined`. */
 const LEAVE_OUT: unique symbol = Symbol('left out');
