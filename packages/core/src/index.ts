@@ -55,7 +55,7 @@ export type { ParsedWebhook, ParsedEvent } from './events/parseWebhook.js';
 // --- Subscriber state ---
 export { SUBSCRIBER_STATES } from './subscriber/subscriber.js';
 export type { Subscriber, SubscriberState, EventKey } from './subscriber/subscriber.js';
-export { EVENT_PRECEDENCE, isLaterKey, occurrenceKeyOf, occurrenceStoreOf, transactionOccurrenceOf } from './subscriber/eventKey.js';
+export { countedTransactionOf, EVENT_PRECEDENCE, isLaterKey, occurrenceKeyOf, occurrenceStoreOf, transactionOccurrenceOf } from './subscriber/eventKey.js';
 export { applyEvent, ACTIVITY_EVENT_TYPES, MAX_ALIASES, PROMOTIONAL_STORE } from './subscriber/applyEvent.js';
 export { assessedAt, promotionalAccessAt, promotionalAccessEnd } from './subscriber/promotionalAccess.js';
 export { distinctOccurrences, foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';

@@ -86,6 +86,21 @@ export function occurrenceStoreOf(event: Pick<HandledEvent, 'store'>): string {
 }
 
 /**
+ * Given an event, returns its `transaction_id` when the event is counted per transaction (a
+ * purchase, renewal, one-time purchase or billing failure with a non-empty one), else undefined:
+ * the last part of `transactionOccurrenceOf`, for indexes that key by type, store and transaction
+ * apart instead of building the key string. Pure.
+ *
+ * @example
+ * countedTransactionOf({ ...renewal, transaction_id: 'al2' }); // 'al2'
+ * countedTransactionOf(cancellation); // undefined
+ */
+export function countedTransactionOf(event: Pick<HandledEvent, 'type' | 'transaction_id'>): string | undefined {
+  const txn = event.transaction_id;
+  return isCountedPerTransaction(event.type) && typeof txn === 'string' && txn !== '' ? txn : undefined;
+}
+
+/**
  * Given an event, returns `<type>:<store>:<transaction_id>` when it is a purchase, renewal,
  * one-time purchase or billing failure carrying a (non-empty) `transaction_id`, else undefined.
  * Transaction ids are unique within one store only (an App Store and a Play Store transaction may
@@ -100,8 +115,8 @@ export function occurrenceStoreOf(event: Pick<HandledEvent, 'store'>): string {
  * transactionOccurrenceOf(cancellation); // undefined
  */
 export function transactionOccurrenceOf(event: Pick<HandledEvent, 'type' | 'transaction_id' | 'store'>): string | undefined {
-  const txn = event.transaction_id;
-  return isCountedPerTransaction(event.type) && typeof txn === 'string' && txn !== '' ? `${event.type}:${occurrenceStoreOf(event)}:${txn}` : undefined;
+  const txn = countedTransactionOf(event);
+  return txn === undefined ? undefined : `${event.type}:${occurrenceStoreOf(event)}:${txn}`;
 }
 
 /**

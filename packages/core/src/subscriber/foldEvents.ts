@@ -1,7 +1,7 @@
 /** Folding an event log into subscribers, with duplicate deliveries dropped. */
 import type { HandledEvent, HandledEventType } from '../events/webhookSchema.js';
 import { applyEvent } from './applyEvent.js';
-import { isCountedPerTransaction } from './eventKey.js';
+import { countedTransactionOf } from './eventKey.js';
 import type { Subscriber } from './subscriber.js';
 
 /** One store's transaction ids seen (`Set`) or, once one repeats, the chosen delivery of each (`Map`). */
@@ -9,12 +9,6 @@ type Transactions = Set<string> | Map<string, HandledEvent>;
 
 /** Per type, then per store (`storeOf`), the transactions of that store. */
 type Occurrences = Map<HandledEventType, Map<string, Transactions>>;
-
-/** The event's transaction id when it is counted per transaction (see `transactionOccurrenceOf`), else undefined. */
-function countedTransaction(event: HandledEvent): string | undefined {
-  const txn = event.transaction_id;
-  return isCountedPerTransaction(event.type) && typeof txn === 'string' && txn !== '' ? txn : undefined;
-}
 
 /** The store an occurrence is keyed under: `store`, or '' without one (as `occurrenceStoreOf`, unescaped: no key string is built here). */
 function storeOf(event: HandledEvent): string {
@@ -27,7 +21,7 @@ function chosenOf(firsts: readonly HandledEvent[], type: HandledEventType, store
   const chosen = new Map<string, HandledEvent>();
   for (const event of firsts) {
     if (event.type !== type || storeOf(event) !== store) continue;
-    const txn = countedTransaction(event);
+    const txn = countedTransactionOf(event);
     if (txn === undefined) continue;
     const held = chosen.get(txn);
     if (held === undefined || event.id < held.id) chosen.set(txn, event);
@@ -59,7 +53,7 @@ export function distinctOccurrences(events: readonly HandledEvent[]): HandledEve
     ids.add(event.id);
     if (ids.size === size) continue;
     firsts.push(event);
-    const txn = countedTransaction(event);
+    const txn = countedTransactionOf(event);
     if (txn === undefined) continue;
     const type = event.type;
     const store = storeOf(event);
@@ -83,7 +77,7 @@ export function distinctOccurrences(events: readonly HandledEvent[]): HandledEve
   }
   if (!repeated) return firsts;
   return firsts.filter((event) => {
-    const txn = countedTransaction(event);
+    const txn = countedTransactionOf(event);
     if (txn === undefined) return true;
     const chosen = occurrences.get(event.type)?.get(storeOf(event));
     return !(chosen instanceof Map) || chosen.get(txn) === event;
