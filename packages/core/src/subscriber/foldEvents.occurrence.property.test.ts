@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { distinctEventsArb } from '../testing/index.js';
-import { occurrenceKeyOf, occurrenceStoreOf, transactionOccurrenceOf } from './eventKey.js';
+import { countedTransactionOf, occurrenceKeyOf, occurrenceStoreOf, transactionOccurrenceOf } from './eventKey.js';
 import { distinctOccurrences, foldEvents, foldEventsByCustomer } from './foldEvents.js';
 
 /** Distinct events, each an occurrence of its own (a store and transaction), and copies of some under other ids. */
@@ -45,6 +45,24 @@ describe('occurrences (per-transaction dedupe)', () => {
     expect(transactionOccurrenceOf({ type: 'RENEWAL', transaction_id: 'al2', store: 'A:B' })).toBe('RENEWAL:A%3AB:al2');
     expect(transactionOccurrenceOf({ type: 'RENEWAL', transaction_id: 'al2', store: 'A%3AB' })).toBe('RENEWAL:A%253AB:al2');
     expect(occurrenceStoreOf({ store: undefined })).toBe('');
+    // The key's parts apart, for indexes that nest by type, store and transaction.
+    expect(countedTransactionOf({ type: 'RENEWAL', transaction_id: 'B:al2' })).toBe('B:al2');
+    expect(countedTransactionOf({ type: 'RENEWAL', transaction_id: '' })).toBeUndefined();
+    expect(countedTransactionOf({ type: 'EXPIRATION', transaction_id: 'al2' })).toBeUndefined();
+  });
+
+  it('an event has a counted transaction exactly when it has an occurrence key, which is its type, store and that transaction', () => {
+    fc.assert(
+      fc.property(distinctEventsArb, fc.constantFrom('APP_STORE', 'A:B', 'A%B', '', null, undefined), fc.oneof(fc.string({ maxLength: 6 }), fc.constant(null)), (events, store, txn) => {
+        for (const e of events) {
+          const event: HandledEvent = { ...e, store, transaction_id: txn };
+          const counted = countedTransactionOf(event);
+          const key = transactionOccurrenceOf(event);
+          expect(key === undefined).toBe(counted === undefined);
+          if (counted !== undefined) expect(key).toBe(`${event.type}:${occurrenceStoreOf(event)}:${counted}`);
+        }
+      }),
+    );
   });
 
   it('two stores\' transactions with one id are two occurrences; one store\'s under two ids is one', () => {
