@@ -14,7 +14,7 @@ import { runTarget, type RunningTarget } from './http/runTarget.js';
 import { startServe } from './http/serveTarget.js';
 import { bodySource, postWebhooks } from './http/webhookLoad.js';
 import { benchDatabaseUrl, benchTempDir, dropSchema, freshSchemaName, noticeNoPostgres } from './store/benchStores.js';
-import { ms, printTable } from './store/latency.js';
+import { median, ms, printTable } from './store/latency.js';
 import { syntheticWebhookStrings } from './syntheticEvents.js';
 
 const CONNECTIONS = 50;
@@ -136,11 +136,11 @@ export async function runServerBench(options: ServerBenchOptions = {}): Promise<
     printRound(rounds[r]!);
   }
   // Each bar reads one ratio per round (both sides measured in that round), then their median.
-  const ratioOf = (key: Target['key'], over: Target['key'], value: (r: HttpResult) => number = (r) => r.rps) => {
+  const ratioOf = (key: Target['key'], over: Target['key']) => {
     const ratios = rounds.flatMap((round) => {
       const a = round.find((r) => r.key === key);
       const b = round.find((r) => r.key === over);
-      return a === undefined || b === undefined ? [] : [value(a) / value(b)];
+      return a === undefined || b === undefined ? [] : [a.rps / b.rps];
     });
     return ratios.length === 0 ? undefined : { median: median(ratios), ratios };
   };
@@ -178,11 +178,4 @@ function printRound(results: readonly HttpResult[]): void {
       String(r.failed),
     ]),
   );
-}
-
-/** The median of a non-empty list. */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

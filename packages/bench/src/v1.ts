@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { loadUrls, type LoadResult } from './http/autocannonLoad.js';
 import { machineCpuPercent, machineJiffies } from './http/machineCpu.js';
 import { runTarget, type RunningTarget } from './http/runTarget.js';
-import { ms, printTable } from './store/latency.js';
+import { median, ms, printTable } from './store/latency.js';
 
 const CONNECTIONS = 50;
 
@@ -29,11 +29,6 @@ const AUTHORIZATION = `Bearer ${process.env['BENCH_V1_KEY'] ?? 'sk_bench'}`;
 const BAR = 0.3;
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 interface Measured {
   load: LoadResult;

@@ -15,6 +15,13 @@ export function summarize(samples: readonly number[]): LatencySummary {
   return { n: sorted.length, p50: rank(0.5), p99: rank(0.99), max: sorted[sorted.length - 1]! };
 }
 
+/** The median of a non-empty list (the mean of the two middle values of an even one): the alternated benches' figure of their rounds. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 /** Formats milliseconds with a precision that suits the magnitude (µs below 1 ms). */
 export function ms(value: number): string {
   if (!Number.isFinite(value)) return '—';
