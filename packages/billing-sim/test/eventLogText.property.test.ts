@@ -59,11 +59,22 @@ const sub = fc.record({
 });
 /** A list of adjustments, frozen through (as the simulator shares them) or not, or frozen only on top. */
 const adjustments = fc
-  .tuple(fc.array(fc.record({ amount: num, currency: fc.record({ code: text, name: maybe(text) }) }), { maxLength: 2 }), fc.constantFrom('deep', 'top', 'none'))
+  .tuple(
+    // A currency's name now and then an object (against the type): frozen around it, it still changes inside.
+    fc.array(fc.record({ amount: num, currency: fc.record({ code: text, name: fc.oneof({ weight: 4, arbitrary: maybe(text) }, { weight: 1, arbitrary: inner }) }) }), { maxLength: 2 }),
+    fc.constantFrom('deep', 'top', 'none'),
+  )
   .map(([list, frozen]) => {
     if (frozen === 'deep') for (const a of list) Object.freeze(Object.freeze(a).currency);
     return frozen === 'none' ? list : Object.freeze(list);
   });
+
+/** A deep copy of `value`, each object in it frozen where the original's was. */
+function copyKeepingFrozen<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const copy = (Array.isArray(value) ? value.map(copyKeepingFrozen) : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyKeepingFrozen(v)]))) as T;
+  return Object.isFrozen(value) ? Object.freeze(copy) : copy;
+}
 
 /** Events name a product, a customer and an adjustment list by place in small pools, so several events share each one. */
 const place = fc.nat({ max: 2 });
@@ -98,10 +109,7 @@ describe('the event log text', () => {
         const pool = {
           customers: generated.customers,
           products: generated.products.map((p) => structuredClone(p)),
-          adjustments: generated.adjustments.map((list) => {
-            const copy = list.map((a) => (Object.isFrozen(a) ? a : { ...a }));
-            return Object.isFrozen(list) ? Object.freeze(copy) : copy;
-          }),
+          adjustments: generated.adjustments.map((list) => copyKeepingFrozen(list)),
         };
         const log = createEventLog('app_"sim"', seededRandom('text'));
         const productAt = (at: number | null) => (at === null ? null : (pool.products[at] as unknown as Product));
@@ -123,7 +131,13 @@ describe('the event log text', () => {
           else if (p.entitlement_ids !== null) p.entitlement_ids.push(c.value);
         });
         // An adjustment not frozen changes too (a list frozen only on top still holds it).
-        for (const list of pool.adjustments) for (const a of list) if (!Object.isFrozen(a)) (a as { amount: number }).amount += 1;
+        for (const list of pool.adjustments) {
+          for (const a of list) {
+            if (!Object.isFrozen(a)) (a as { amount: number }).amount += 1;
+            const name: unknown = a.currency.name;
+            if (typeof name === 'object' && name !== null && !Object.isFrozen(name)) (name as { x: string }).x += '!';
+          }
+        }
         for (let index = 0; index < log.length; index++) expect(log.text(index)).toBe(JSON.stringify(log.body(index)));
       }),
       { numRuns: 2000 },

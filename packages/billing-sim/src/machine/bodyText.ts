@@ -55,12 +55,19 @@ function aliasesText(aliases: readonly (string | undefined)[], userId: string, u
 /**
  * The JSON of a frozen list of currency adjustments, kept per list: the simulator shares one frozen
  * list per currency and amount (`singleAdjustment`), so a month's 200 k currency events write a
- * handful of lists, each serialized once. A frozen list's items may still be unfrozen objects: only a
- * list whose items and their currencies are frozen too is kept.
+ * handful of lists, each serialized once. A frozen list may still hold unfrozen objects, at any
+ * depth: only a list frozen all the way down is kept.
  */
 const adjustmentTexts = new WeakMap<object, string>();
-const isDeeplyFrozen = (adjustments: readonly VcAdjustment[]): boolean =>
-  Object.isFrozen(adjustments) && adjustments.every((a) => Object.isFrozen(a) && (typeof a.currency !== 'object' || a.currency === null || Object.isFrozen(a.currency)));
+
+/** Whether `value` and every object it holds, at any depth, is frozen (its JSON can never change); false for a function. */
+function isDeeplyFrozen(value: unknown): boolean {
+  if (typeof value === 'function') return false;
+  if (typeof value !== 'object' || value === null) return true;
+  if (!Object.isFrozen(value)) return false;
+  for (const key of Object.keys(value)) if (!isDeeplyFrozen((value as Record<string, unknown>)[key])) return false;
+  return true;
+}
 
 /** `JSON.stringify(adjustments)`, from the cache when the list is frozen. */
 function adjustmentsText(adjustments: VcAdjustment[]): string {
