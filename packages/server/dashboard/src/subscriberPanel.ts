@@ -80,17 +80,24 @@ function timelineItem(e: StoredEvent): HTMLElement {
   );
 }
 
-/** The timeline of received events, newest first, a page at a time with a "Show older events" button. */
-function timeline(id: string, onError: (error: unknown) => void): HTMLElement {
+/** The most events the events route answers in one page. */
+const TIMELINE_MAX_PAGE = 200;
+
+/**
+ * The timeline of received events, newest first, a page at a time with a "Show older events" button.
+ * Resolves once its first page is in, so a panel drawn again never shows it empty; that first page
+ * holds `shown` events (a page at least), so a live refresh keeps the older pages already opened.
+ */
+async function timeline(id: string, onError: (error: unknown) => void, shown: number): Promise<HTMLElement> {
   const list = h('ol', { class: 'timeline', id: 'timeline', 'aria-label': 'Received events, newest first' });
   const more = h('button', { type: 'button', id: 'timeline-more', hidden: true }, 'Show older events') as HTMLButtonElement;
   const box = h('div', {}, list, h('p', {}, more));
   let cursor: string | undefined;
-  const load = async () => {
+  const load = async (limit: number) => {
     more.disabled = true;
     try {
       const environment = currentEnvironment() === 'sandbox' ? 'sandbox' : undefined;
-      const page = await api<EventsPage>(`api/subscribers/${encodeURIComponent(id)}/events${query({ limit: TIMELINE_PAGE, cursor, environment })}`);
+      const page = await api<EventsPage>(`api/subscribers/${encodeURIComponent(id)}/events${query({ limit, cursor, environment })}`);
       list.append(...page.items.map(timelineItem));
       if (list.childElementCount === 0) list.append(h('li', { class: 'muted' }, 'No events stored.'));
       cursor = page.next_cursor ?? undefined;
@@ -101,9 +108,15 @@ function timeline(id: string, onError: (error: unknown) => void): HTMLElement {
       more.disabled = false;
     }
   };
-  more.addEventListener('click', () => void load());
-  void load();
+  more.addEventListener('click', () => void load(TIMELINE_PAGE));
+  await load(Math.min(TIMELINE_MAX_PAGE, Math.max(TIMELINE_PAGE, shown)));
   return box;
+}
+
+/** Events of `id`'s timeline on the page now (0 when another subscriber, or none, is shown). */
+function timelineShown(id: string): number {
+  const body = byId('subscriber-body');
+  return body.dataset['customer'] === id ? body.querySelectorAll('#timeline li[data-event-id]').length : 0;
 }
 
 function breakdown(s: SubscriberView): HTMLElement {
@@ -130,16 +143,25 @@ function breakdown(s: SubscriberView): HTMLElement {
 const recommendation = (r: Recommendation, offer: HTMLElement | null = null) =>
   h('li', { 'data-action': r.action }, h('b', {}, words(r.action)), h('span', { class: 'tag' }, r.urgency), h('span', { class: 'tag' }, `#${r.priority}`), h('br'), r.reason, offer);
 
-/** Reads the subscriber's view, recommendations and dashboard extras, and renders them (with `message` under the button). */
+/** Counts calls of `loadSubscriber`: only the latest one draws, so a slow earlier answer never covers a newer one. */
+let latestLoad = 0;
+
+/**
+ * Reads the subscriber's view, recommendations, dashboard extras and timeline, and renders them
+ * (with `message` under the button) in one step, unless a later call started meanwhile.
+ */
 export async function loadSubscriber(id: string, onError: (error: unknown) => void, message = ''): Promise<void> {
+  const load = ++latestLoad;
   const path = `api/subscribers/${encodeURIComponent(id)}`;
   const env = environmentQuery();
-  const [view, rec, extra, horizon] = await Promise.all([
+  const [view, rec, extra, horizon, events] = await Promise.all([
     api<SubscriberView>(`${path}${env}`),
     api<{ recommendations: Recommendation[] }>(`${path}/recommend${env}`),
     api<SubscriberDashboard>(`api/dashboard/subscribers/${encodeURIComponent(id)}${env}`),
     churnHorizon(),
+    timeline(id, onError, timelineShown(id)),
   ]);
+  if (load !== latestLoad) return;
   const p = view.churn_probability;
   const chance = p === undefined || horizon === null ? null : h('span', { id: 'churn-chance', 'data-churn': p }, ` · ${formatChurnChance(p, horizon)}`);
   const sandbox = currentEnvironment() === 'sandbox';
@@ -165,7 +187,9 @@ export async function loadSubscriber(id: string, onError: (error: unknown) => vo
     return offer === undefined || sandbox ? null : offerButton(view.customer_id, offer, (text) => loadSubscriber(id, onError, text));
   };
   const next = extra.next_change_at === null ? 'never without a new event' : when(extra.next_change_at);
-  byId('subscriber-body').replaceChildren(
+  const body = byId('subscriber-body');
+  body.dataset['customer'] = id;
+  body.replaceChildren(
     h('div', { class: 'score-line' }, scoreBar(view.risk_score, view.risk_band), ' ', bandChip(view.risk_band), chance),
     h('p', { id: 'next-change' }, 'Score next changes: ', h('b', {}, next)),
     h(
@@ -179,7 +203,7 @@ export async function loadSubscriber(id: string, onError: (error: unknown) => vo
         h('h3', {}, 'Key dates'),
         keyDates(view),
         h('h3', {}, 'Timeline'),
-        timeline(id, onError),
+        events,
       ),
     ),
     h('h3', {}, 'Dispatch history'),

@@ -10,7 +10,7 @@ import { churnEvents, seedPopulation, type Profile } from './dashboardServer.js'
 import { T0 } from '../helpers/fixtures.js';
 
 // These functions run in the page (Chromium), where the DOM globals exist; the test program has no DOM lib.
-declare const document: any, window: any;
+declare const document: any, window: any, MutationObserver: any;
 declare function getComputedStyle(element: unknown): { backgroundColor: string };
 
 // The docs' images are re-rendered only with UPDATE_SCREENSHOTS=1 (else a temporary folder).
@@ -294,6 +294,21 @@ describe.skipIf(!hasChromium)('the trends and the timeline in Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('#timeline li[data-event-id]').length === 25);
     expect(await ids()).toEqual(Array.from({ length: 25 }, (_, i) => `long-${24 - i}`));
     expect(await page.isHidden('#timeline-more')).toBe(true);
+    // A live refresh draws the panel again in one step: the timeline is never empty meanwhile, and
+    // it keeps as many events as were open, the new one on top.
+    await page.evaluate(() => {
+      const w = window as unknown as { fewest: number };
+      w.fewest = Infinity;
+      new MutationObserver(() => {
+        w.fewest = Math.min(w.fewest, document.querySelectorAll('#timeline li[data-event-id]').length);
+      }).observe(document.getElementById('subscriber-body')!, { childList: true, subtree: true });
+    });
+    const at = T0 - DAY_MS / 2;
+    expect(await dashboard.server.webhook({ api_version: '1.0', event: { type: 'RENEWAL', id: 'long-25', app_id: 'app', app_user_id: 'long-1', original_app_user_id: 'long-1', event_timestamp_ms: at, purchased_at_ms: at, expiration_at_ms: at + 30 * DAY_MS, environment: 'PRODUCTION', store: 'APP_STORE', product_id: 'pro_monthly', price: 9.99, currency: 'USD', transaction_id: 'long-25' } })).toBe(200);
+    await page.waitForFunction(() => document.querySelector('#timeline li[data-event-id]')?.getAttribute('data-event-id') === 'long-25');
+    expect(await ids()).toEqual(Array.from({ length: 25 }, (_, i) => `long-${25 - i}`));
+    expect(await page.isVisible('#timeline-more')).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { fewest: number }).fewest)).toBe(25);
     await page.close();
   });
 });
