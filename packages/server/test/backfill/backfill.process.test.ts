@@ -1,8 +1,9 @@
-// `tenure backfill` as a real process (from source): interrupted by SIGINT while it waits out a
-// 429, it exits 130 with one line, keeping the checkpoint of the pages it stored; run again, it
+// `tenure backfill` as a real process (from source): interrupted by SIGINT while it paces itself
+// near the rate limit, it exits 130 with one line, keeping the checkpoint of the pages it stored; run again, it
 // resumes there and ends with the same subscribers as the simulator's webhooks.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,9 +37,35 @@ const checkpointIn = async (path: string) => {
 
 describe('tenure backfill (process)', () => {
   it('exits 130 on SIGINT while rate limited, keeping the checkpoint; a second run resumes', async () => {
-    // 10 requests per 3 s: a page of 2 customers is 7 requests, so the second page runs into a 429.
-    running = await startSim(10, 3_000);
+    // 10 requests per 6 s: a page of 2 customers is 7 requests, so the first page nears the limit.
+    running = await startSim(10, 6_000);
     populate(running, 6);
+    // The child paces itself once an answer says 8 of the 10 are used (the next request waits 6 s:
+    // the CLI assumes RevenueCat's minute) and waits out a 429. Each such answer is a sign that it is
+    // certainly waiting, however slowly a loaded machine runs it; the first sign after a page is
+    // stored (checkpointed) is the moment to interrupt it.
+    let signs = 0;
+    let onSign = () => {};
+    // First of the listeners, so it sees the headers the simulator hands writeHead (a flat list).
+    running.server.prependListener('request', (_request, response: ServerResponse) => {
+      const writeHead = response.writeHead.bind(response) as (status: number, headers?: unknown) => ServerResponse;
+      response.writeHead = ((status: number, headers?: unknown) => {
+        const list = Array.isArray(headers) ? (headers as string[]) : [];
+        const at = list.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === 'revenuecat-rate-limit-current-usage');
+        if (status === 429 || (at >= 0 && Number(list[at + 1]) >= 8)) {
+          signs += 1;
+          setImmediate(onSign);
+        }
+        return writeHead(status, headers);
+      }) as typeof response.writeHead;
+    });
+    const signAfter = (seen: number) =>
+      new Promise<void>((resolve) => {
+        onSign = () => {
+          if (signs > seen) resolve();
+        };
+        onSign();
+      });
     dir = mkdtempSync(join(tmpdir(), 'tenure-backfill-process-'));
     const path = join(dir, 'tenure.db');
     const env: Record<string, string> = { REVENUECAT_API_KEY: 'sk_test' };
@@ -48,9 +75,10 @@ describe('tenure backfill (process)', () => {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    // Once a page is stored (the checkpoint exists), interrupt it: it is paging or waiting out a 429.
-    const deadline = performance.now() + 60_000;
-    while ((await checkpointIn(path).catch(() => undefined)) === undefined && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    for (let seen = 0; ; seen = signs) {
+      expect(await Promise.race([signAfter(seen).then(() => 'waiting'), exited.then((code) => `exited ${code}: ${stderr}`)])).toBe('waiting');
+      if ((await checkpointIn(path).catch(() => undefined)) !== undefined) break;
+    }
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr.trim().split('\n').at(-1)).toMatch(/^tenure backfill: interrupted\. .*checkpoint is kept/);
@@ -60,7 +88,7 @@ describe('tenure backfill (process)', () => {
 
     const store = await openStore({ kind: 'sqlite', path });
     try {
-      const api = createApiV2Client({ baseUrl: `${running.url}/v2`, apiKey: 'sk_test', rateWindowMs: 3_000 });
+      const api = createApiV2Client({ baseUrl: `${running.url}/v2`, apiKey: 'sk_test', rateWindowMs: 6_000 });
       const rest = await backfill(store, api, { project: 'proj_sim', clock: fixedClock(running.sim.now()), config: DEFAULT_CONFIG, pageSize: 2 });
       expect(rest).toMatchObject({ complete: true, customers: 6 });
       expect(rest.resumed_from).not.toBeNull();
