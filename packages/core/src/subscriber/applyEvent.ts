@@ -78,25 +78,6 @@ function mergeAliases(prev: readonly string[], next: readonly string[] | null | 
  * s1.state; // 'trialing'
  */
 export function applyEvent(subscriber: Subscriber | undefined, event: HandledEvent): Subscriber {
-  return reduce(subscriber, event, false);
-}
-
-/**
- * Like `applyEvent`, writing the event's effects into `record` itself instead of a copy: for a fold
- * that owns the record it builds (`foldEvents`), where the records between two events are never seen
- * and copying each one was most of what a fold allocated. `record` must be one the reducer built
- * (`applyEvent`'s result: every field present) that nobody else holds. Returns `record`.
- *
- * @example
- * let s = applyEvent(undefined, first);
- * for (const e of rest) s = applyEventInPlace(s, e); // the same record as applyEvent's fold, one object
- */
-export function applyEventInPlace(record: Subscriber, event: HandledEvent): Subscriber {
-  return reduce(record, event, true);
-}
-
-/** The reducer: with `inPlace`, `subscriber` is the record written (see `applyEventInPlace`), else a copy of it is. */
-function reduce(subscriber: Subscriber | undefined, event: HandledEvent, inPlace: boolean): Subscriber {
   // One switch reads every field this event type contributes, once: events of many shapes make each
   // property read megamorphic, so reading fewer of them is what keeps the reducer fast.
   const at = event.event_timestamp_ms;
@@ -257,9 +238,8 @@ function reduce(subscriber: Subscriber | undefined, event: HandledEvent, inPlace
   const prev = subscriber;
   // The new record starts as a copy of the previous one (absent fields read as the reducer reads
   // them; a new customer's defaults: active with no keys) and this event's effects are written into
-  // it: one object built per event, never one anyone else holds, so the reducer stays pure. In place,
-  // the record itself: every read of `prev` below comes before the first write.
-  const next = inPlace ? (prev as BuiltSubscriber) : carryOver(prev, event.app_user_id, key);
+  // it: one object built per event, never one anyone else holds, so the reducer stays pure.
+  const next = carryOver(prev, event.app_user_id, key);
 
   // Lifecycle events, pauses and extensions with a period end belong to a subscription; top-ups,
   // temporary grants, one-time purchases' cancellations and empty extensions are the customer's only.

@@ -1,6 +1,6 @@
 /** Folding an event log into subscribers, with duplicate deliveries dropped. */
 import type { HandledEvent, HandledEventType } from '../events/webhookSchema.js';
-import { applyEvent, applyEventInPlace } from './applyEvent.js';
+import { applyEvent } from './applyEvent.js';
 import { countedTransactionOf } from './eventKey.js';
 import type { Subscriber } from './subscriber.js';
 
@@ -96,8 +96,7 @@ export function distinctOccurrences(events: readonly HandledEvent[]): HandledEve
  */
 export function foldEvents(events: readonly HandledEvent[]): Subscriber | undefined {
   let subscriber: Subscriber | undefined;
-  // The record is the fold's own from its first event on: later events are written into it.
-  for (const event of distinctOccurrences(events)) subscriber = subscriber === undefined ? applyEvent(undefined, event) : applyEventInPlace(subscriber, event);
+  for (const event of distinctOccurrences(events)) subscriber = applyEvent(subscriber, event);
   return subscriber;
 }
 
@@ -124,8 +123,7 @@ export function foldEventsByCustomer(events: readonly HandledEvent[]): Map<strin
       runId = id;
       run = subscribers.get(id);
     }
-    // Every record in `subscribers` is this fold's own: later events are written into it.
-    run = run === undefined ? applyEvent(undefined, event) : applyEventInPlace(run, event);
+    run = applyEvent(run, event);
   }
   if (runId !== undefined) subscribers.set(runId, run!);
   return subscribers;

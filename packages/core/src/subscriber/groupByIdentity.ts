@@ -9,7 +9,7 @@
  */
 import { compareIds } from '../atRisk/compareIds.js';
 import type { HandledEvent } from '../events/webhookSchema.js';
-import { applyEvent, applyEventInPlace, MAX_ALIASES } from './applyEvent.js';
+import { applyEvent, MAX_ALIASES } from './applyEvent.js';
 import { EVENT_PRECEDENCE, isLaterKey } from './eventKey.js';
 import { distinctOccurrences } from './foldEvents.js';
 import type { EventKey, Subscriber } from './subscriber.js';
@@ -103,7 +103,7 @@ export function foldByIdentity(events: readonly HandledEvent[]): Map<string, Sub
   const subscribers = new Map<string, Subscriber>();
   for (const [customer, members] of groupByIdentity(distinctOccurrences(events))) {
     let subscriber: Subscriber | undefined;
-    for (const event of members) subscriber = subscriber === undefined ? applyEvent(undefined, event) : applyEventInPlace(subscriber, event);
+    for (const event of members) subscriber = applyEvent(subscriber, event);
     subscribers.set(customer, subscriber!);
   }
   return subscribers;
