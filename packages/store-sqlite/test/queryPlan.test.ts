@@ -1,9 +1,11 @@
-// The at-risk page and the due range must be index walks: no table scan, no sort (temp B-tree).
+// The at-risk page and the due range must be index walks: no table scan, no sort (temp B-tree); a
+// customer's events are found through an index (their order by seq is a sort of that customer's rows).
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../src/index.js';
 import { atRiskPageSql, revenueCellSql } from '../src/internal/atRiskPage.js';
-import { DUE_SQL } from '../src/internal/statements.js';
+import { DUE_SQL, EVENTS_OF_RANGE_SQL } from '../src/internal/statements.js';
+import { EVENT_BODIES_OF_SQL } from '../src/internal/sqlitePeople.js';
 import { tempDbPath } from './helpers.js';
 
 const planOf = (db: Database.Database, sql: string, params: unknown[]): string =>
@@ -52,5 +54,21 @@ describe('query plans', () => {
     db.close();
     expect(plan).toMatch(/SEARCH subscribers USING INDEX subscribers_rescore \(rescore_at<\?\)/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it.each([
+    { name: "a person's events (a re-fold)", sql: EVENT_BODIES_OF_SQL, params: ['u1'], search: /SEARCH events USING INDEX events_timeline \(customer_id=\?\)/ },
+    { name: "a range of customers' events (a replay batch)", sql: EVENTS_OF_RANGE_SQL, params: ['a', 'b'], search: /SEARCH events USING INDEX events_timeline \(customer_id>\? AND customer_id<\?\)/ },
+  ])('finds $name through the timeline index, with no scan of the events', async ({ sql, params, search }) => {
+    const path = tempDbPath();
+    await (await openSqliteStore({ path })).close();
+    const db = new Database(path, { readonly: true });
+    const plan = planOf(db, sql, params);
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL ORDER BY name").pluck().all();
+    db.close();
+    expect(plan).toMatch(search);
+    expect(plan).not.toMatch(/SCAN events/);
+    // The (customer_id, seq) index is gone (schema version 10): one B-tree less written per event.
+    expect(indexes).toEqual(['events_occurrence', 'events_timeline']);
   });
 });

@@ -13,6 +13,9 @@ import type Database from 'better-sqlite3';
 import { foldEvents, recordActivity, type HandledEvent, type StoreContext, type Subscriber } from '@tenure/core';
 import type { Statements, StoredSubscriber } from './statements.js';
 
+/** A person's stored events, in storage order: read through the timeline's index (customer_id first). */
+export const EVENT_BODIES_OF_SQL = 'SELECT body FROM events WHERE customer_id = ? ORDER BY seq';
+
 /** Writes a subscriber and its row over what was stored (undefined: a new one). */
 export type SaveSubscriber = (subscriber: Subscriber, before: StoredSubscriber | undefined, ctx: StoreContext) => void;
 
@@ -56,7 +59,7 @@ export function createSqlitePeople(db: Database.Database, s: Statements, save: S
   const moveEvents = db.prepare<[string, string]>('UPDATE events SET customer_id = ? WHERE customer_id = ?');
   const deleteSubscriber = db.prepare<[string]>('DELETE FROM subscribers WHERE customer_id = ?');
   const setReported = db.prepare<[number, string]>('UPDATE subscribers SET reported_activity_at = ? WHERE customer_id = ?');
-  const bodiesOf = db.prepare<[string], string>('SELECT body FROM events WHERE customer_id = ? ORDER BY seq').pluck();
+  const bodiesOf = db.prepare<[string], string>(EVENT_BODIES_OF_SQL).pluck();
 
   /** The fold of every event stored under `key`, or undefined when there is none. */
   const foldStored = (key: string): Subscriber | undefined => foldEvents(bodiesOf.all(key).map((body) => JSON.parse(body) as HandledEvent));

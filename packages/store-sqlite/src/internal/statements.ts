@@ -28,6 +28,9 @@ export interface TotalsCell {
   cents: number;
 }
 
+/** The stored events of a range of customers, customer by customer (a replay's batch): read through the timeline's index. */
+export const EVENTS_OF_RANGE_SQL = 'SELECT customer_id, body FROM events WHERE customer_id >= ? AND customer_id <= ? ORDER BY customer_id, seq';
+
 /** Due rows, most overdue first: a range of the partial index on rescore_at. */
 export const DUE_SQL = `SELECT ${STORED_COLUMNS} FROM subscribers WHERE rescore_at <= ? ORDER BY rescore_at LIMIT ?`;
 
@@ -84,7 +87,7 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     /** The events of the customers in [first, last], customer by customer, each in storage order. */
     eventsOfRange: db.prepare<[string, string], { customer_id: string; body: string }>(
-      'SELECT customer_id, body FROM events WHERE customer_id >= ? AND customer_id <= ? ORDER BY customer_id, seq',
+      EVENTS_OF_RANGE_SQL,
     ),
     eventsAfter: db.prepare<[number, number], { seq: number; body: string }>('SELECT seq, body FROM events WHERE seq > ? ORDER BY seq LIMIT ?'),
     countSubscribers: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM subscribers'),
