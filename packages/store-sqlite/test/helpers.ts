@@ -29,6 +29,16 @@ export function databaseAtVersion(path: string, version: number): Database.Datab
   return db;
 }
 
+/** The names of the indexes declared on the events table of the file at `path` (unique constraints' own left out), in name order. */
+export function eventIndexesOf(path: string): string[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL ORDER BY name").pluck().all();
+  } finally {
+    db.close();
+  }
+}
+
 export { DAY, T0 };
 
 /** One handled event in the billing service's format. */

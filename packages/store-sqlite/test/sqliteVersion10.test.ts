@@ -1,21 +1,12 @@
 // Schema version 10 drops the (customer_id, seq) index of the events: a version 9 file upgrades in
 // place, and what read a customer's events through it (a replay, a re-fold on a merge of two
 // persons) reads them through the timeline's index with the same result.
-import Database from 'better-sqlite3';
 import { DEFAULT_CONFIG, foldEvents } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore, SCHEMA_VERSION } from '../src/index.js';
-import { databaseAtVersion, DAY, event, T0, tempDbPath } from './helpers.js';
+import { databaseAtVersion, DAY, event, eventIndexesOf, T0, tempDbPath } from './helpers.js';
 
 const ctx = { now: T0 + 40 * DAY, config: DEFAULT_CONFIG };
-const eventIndexes = (path: string) => {
-  const db = new Database(path, { readonly: true });
-  try {
-    return db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL ORDER BY name").pluck().all();
-  } finally {
-    db.close();
-  }
-};
 
 describe('SQLite schema version 10', () => {
   it('a version 9 file loses the (customer_id, seq) index; replay and a merge of two persons fold the same events', async () => {
@@ -30,11 +21,11 @@ describe('SQLite schema version 10', () => {
     v9.prepare(`INSERT INTO subscribers (customer_id, record, state, score, band, assessed_at, rescore_at) VALUES ('anon', ?, 'active', 10, 'low', ?, NULL)`).run(JSON.stringify(foldEvents(history)), T0);
     v9.prepare("INSERT INTO identities (id, customer_id) VALUES ('anon', 'anon')").run();
     v9.close();
-    expect(eventIndexes(path)).toEqual(['events_by_customer', 'events_occurrence', 'events_timeline']);
+    expect(eventIndexesOf(path)).toEqual(['events_by_customer', 'events_occurrence', 'events_timeline']);
 
     const store = await openSqliteStore({ path });
     try {
-      expect(eventIndexes(path)).toEqual(['events_occurrence', 'events_timeline']);
+      expect(eventIndexesOf(path)).toEqual(['events_occurrence', 'events_timeline']);
       expect(SCHEMA_VERSION).toBe(10);
       expect(await store.replay(ctx)).toBe(1);
       expect(await store.get('anon')).toEqual(foldEvents(history));
