@@ -370,7 +370,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     });
   };
   let closed = false;
-  const stopCheckpointer = isMemory(path) ? async () => undefined : startCheckpointer(db, path, busyTimeoutMs);
+  const stopCheckpointer = isMemory(path) ? async () => undefined : startCheckpointer(db, path, busyTimeoutMs, deliveries);
   return {
     kind: `sqlite:${path}`,
     path,

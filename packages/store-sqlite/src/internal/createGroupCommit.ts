@@ -6,10 +6,17 @@
  * caller waits only for the current turn to end (`setImmediate`).
  */
 
-/** Submits one item; `flush` runs everything submitted so far right away (before closing). */
+/**
+ * Submits one item; `flush` runs everything submitted so far right away (before closing, an import
+ * or a transfer), held or not. `hold` keeps the turn's batch waiting (submissions queue up) until
+ * `release`, which runs what queued meanwhile: the WAL checkpointer holds commits for the moment it
+ * takes to fold the WAL's last frames into the file, so that the WAL can start over.
+ */
 export interface GroupCommit<I, O> {
   submit(item: I): Promise<O>;
   flush(): void;
+  hold(): void;
+  release(): void;
 }
 
 interface Pending<I, O> {
@@ -27,6 +34,7 @@ interface Pending<I, O> {
 export function createGroupCommit<I, O>(run: (items: I[]) => O[], keyOf: (item: I) => string, maxBatch: number): GroupCommit<I, O> {
   let queue: Pending<I, O>[] = [];
   let scheduled = false;
+  let held = false;
 
   const settle = (batch: Pending<I, O>[]) => {
     try {
@@ -52,16 +60,33 @@ export function createGroupCommit<I, O>(run: (items: I[]) => O[], keyOf: (item: 
     }
   };
 
+  /** The turn's end: the batch runs, unless commits are held (then `release` runs it). */
+  const turnEnded = () => {
+    if (held) scheduled = false;
+    else flush();
+  };
+
   return {
     submit(item) {
       return new Promise<O>((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        if (!scheduled) {
+        if (!scheduled && !held) {
           scheduled = true;
-          setImmediate(flush);
+          setImmediate(turnEnded);
         }
       });
     },
     flush,
+    hold() {
+      held = true;
+    },
+    release() {
+      if (!held) return;
+      held = false;
+      if (queue.length > 0 && !scheduled) {
+        scheduled = true;
+        setImmediate(turnEnded);
+      }
+    },
   };
 }
