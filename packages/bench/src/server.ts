@@ -7,13 +7,15 @@
  * unpinned. Bars: tenure serve (memory) ≥ 0.7 × bare node:http (issue #3); SQLite ≥ 0.5 × memory and
  * two PostgreSQL replicas ≥ 3 000 events/s together (issue #8).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineCpuPercent, machineJiffies } from './http/machineCpu.js';
 import { runTarget, type RunningTarget } from './http/runTarget.js';
 import { startServe } from './http/serveTarget.js';
 import { bodySource, postWebhooks } from './http/webhookLoad.js';
-import { benchDatabaseUrl, benchTempDir, dropSchema, freshSchemaName, noticeNoPostgres } from './store/benchStores.js';
+import { benchDatabaseUrl, dropSchema, freshSchemaName, noticeNoPostgres } from './store/benchStores.js';
 import { median, ms, printTable } from './store/latency.js';
 import { syntheticWebhookStrings } from './syntheticEvents.js';
 
@@ -73,13 +75,29 @@ function targets(postgresUrl: string | undefined): Target[] {
     { name: 'bare node:http (baseline)', key: 'bare', start: async () => [await runTarget([here('./http/targets/bareNodeHttp.mjs')], {}, 0)] },
     { name: 'bare Express 5 express.json()', key: 'express', start: async () => [await runTarget([...tsx, here('./http/targets/bareExpress.ts')], {}, 0)] },
     { name: 'tenure serve, memory', key: 'memory', start: async () => [await startServe({ store: 'memory', cores: 0, clock: 'event' })] },
-    {
-      name: 'tenure serve, sqlite (WAL file)',
-      key: 'sqlite',
-      start: async () => [await startServe({ store: `sqlite:${join(benchTempDir(), `ingest-${Date.now().toString(36)}.db`)}`, cores: 0, clock: 'event' })],
-    },
+    sqliteTarget(),
     ...(postgresUrl === undefined ? [] : [pgTarget(1), pgTarget(2)]),
   ];
+}
+
+/**
+ * `tenure serve` on a SQLite file of its own, removed with its WAL and sandbox file when the target
+ * stops: a round writes hundreds of MB, which piled up in the temp directory run after run.
+ */
+function sqliteTarget(): Target {
+  let dir: string | undefined;
+  return {
+    name: 'tenure serve, sqlite (WAL file)',
+    key: 'sqlite',
+    start: async () => {
+      dir = mkdtempSync(join(tmpdir(), 'tenure-bench-ingest-'));
+      return [await startServe({ store: `sqlite:${join(dir, 'ingest.db')}`, cores: 0, clock: 'event' })];
+    },
+    cleanup: async () => {
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      dir = undefined;
+    },
+  };
 }
 
 async function measureTarget(target: Target, bodies: readonly string[], warmupSeconds: number, seconds: number): Promise<HttpResult> {
