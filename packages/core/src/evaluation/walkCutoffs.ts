@@ -9,7 +9,7 @@
 import type { HandledEvent } from '../events/webhookSchema.js';
 import type { StoredRecord } from '../store/subscriberStore.js';
 import { applyEvent } from '../subscriber/applyEvent.js';
-import { distinctOccurrences } from '../subscriber/foldEvents.js';
+import { distinctOccurrences } from '../subscriber/distinctOccurrences.js';
 import { recordActivity } from '../subscriber/recordActivity.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { hasLapsed, isEndedState, isLiveAt } from './churnOutcome.js';

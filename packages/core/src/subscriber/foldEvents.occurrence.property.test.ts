@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { distinctEventsArb } from '../testing/index.js';
 import { countedTransactionOf, occurrenceKeyOf, occurrenceStoreOf, transactionOccurrenceOf } from './eventKey.js';
-import { distinctOccurrences, foldEvents, foldEventsByCustomer } from './foldEvents.js';
+import { distinctOccurrences } from './distinctOccurrences.js';
+import { foldEvents, foldEventsByCustomer } from './foldEvents.js';
 
 /** Distinct events, each an occurrence of its own (a store and transaction), and copies of some under other ids. */
 const withCopiesArb = (copyId: (original: string, n: number) => fc.Arbitrary<string>) =>

@@ -1,12 +1,14 @@
-// The fold's fast paths (one hash of each id, occurrences keyed without building strings, runs of
-// one customer folded without a lookup per event) against the plain definitions they replace.
+// The fold's fast paths (ids and occurrences hashed once into typed arrays, their fallback on V8's
+// collections, runs of one customer folded without a lookup per event) against the plain
+// definitions they replace.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { handledEventArb } from '../testing/index.js';
 import { applyEvent } from './applyEvent.js';
 import { transactionOccurrenceOf } from './eventKey.js';
-import { distinctOccurrences, foldEventsByCustomer } from './foldEvents.js';
+import { capacityFor, distinctBySets, distinctOccurrences, idHashOf, MAX_PROBE } from './distinctOccurrences.js';
+import { foldEventsByCustomer } from './foldEvents.js';
 import type { Subscriber } from './subscriber.js';
 
 /** The definition: the first delivery of each id; of one transaction occurrence, the smallest id. */
@@ -60,6 +62,29 @@ describe('fold fast paths', () => {
       // The very objects, not copies.
       distinctOccurrences(events).forEach((e, i) => expect(e).toBe(referenceDistinct(events)[i]));
     }), { numRuns: 500 });
+  });
+
+  it('distinctBySets (the fallback for colliding keys) keeps exactly the deliveries the definition keeps', () => {
+    fc.assert(fc.property(historyArb, (events) => {
+      distinctBySets(events).forEach((e, i) => expect(e).toBe(referenceDistinct(events)[i]));
+      expect(distinctBySets(events)).toHaveLength(referenceDistinct(events).length);
+    }), { numRuns: 300 });
+  });
+
+  it('keeps the definition for ids crafted to fall in one slot of the hash table', () => {
+    // More ids than the probe limit whose hashes agree in the bits that pick a slot: each probes
+    // from the same slot, the runs pass the limit and the log goes to the fallback, whose answer
+    // must be the definition's.
+    const count = MAX_PROBE + 60;
+    const slots = capacityFor(2 * count) - 1;
+    const ids: string[] = [];
+    for (let i = 0; ids.length < count; i += 1) if ((idHashOf(`evt_${i}`) & slots) === 0) ids.push(`evt_${i}`);
+    const txns = ['t1', 't2', null];
+    fc.assert(fc.property(fc.array(fc.record({ event: handledEventArb, id: fc.constantFrom(...ids), txn: fc.constantFrom(...txns) }), { minLength: count, maxLength: 2 * count }), (drawn) => {
+      const events = drawn.map(({ event, id, txn }, i): HandledEvent => ({ ...event, id: i < count ? ids[i]! : id, transaction_id: txn }));
+      distinctOccurrences(events).forEach((e, i) => expect(e).toBe(referenceDistinct(events)[i]));
+      expect(distinctOccurrences(events)).toHaveLength(referenceDistinct(events).length);
+    }), { numRuns: 20 });
   });
 
   it('foldEventsByCustomer folds every customer as one lookup per event did, in the same key order', () => {

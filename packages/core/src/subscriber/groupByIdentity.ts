@@ -11,7 +11,7 @@ import { compareIds } from '../atRisk/compareIds.js';
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { applyEvent, MAX_ALIASES } from './applyEvent.js';
 import { EVENT_PRECEDENCE, isLaterKey } from './eventKey.js';
-import { distinctOccurrences } from './foldEvents.js';
+import { distinctOccurrences } from './distinctOccurrences.js';
 import type { EventKey, Subscriber } from './subscriber.js';
 
 /**

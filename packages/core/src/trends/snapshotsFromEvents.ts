@@ -11,7 +11,7 @@ import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import { monthlyValueCents } from '../revenue/monthlyValueUsd.js';
 import { RISK_BANDS, type RiskBand } from '../risk/risk.js';
 import { applyEvent } from '../subscriber/applyEvent.js';
-import { distinctOccurrences } from '../subscriber/foldEvents.js';
+import { distinctOccurrences } from '../subscriber/distinctOccurrences.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { dailySnapshotOf, type DailySnapshot } from './dailySnapshot.js';
 import { dayStartOf, type UtcDay } from './utcDay.js';
