@@ -286,7 +286,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     return next;
   });
 
-  const beginImport = createSqliteImport(db, { people, moved, insertEvent, holderOf, ensureConfig: (ctx) => ensureConfig(ctx) });
+  const beginImport = createSqliteImport(db, { people, moved, insertEvent, holderOf, ensureConfig: (ctx) => ensureConfig(ctx), released: () => deliveries.released() });
 
   const refreshBatch = db.transaction((ctx: StoreContext, limit: number): number => {
     const due = s.due.all(ctx.now, limit);
@@ -384,6 +384,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     async applyEvents(events, ctx, onHeldElsewhere) {
       ensureConfig(ctx);
       if (events.length === 0) return [];
+      await deliveries.released(); // the WAL checkpointer's last pass: see startCheckpointer
       const held: Held = onHeldElsewhere === undefined ? undefined : [];
       const statuses = applyMany.immediate(events, ctx, held);
       for (const [i, holder] of held ?? []) onHeldElsewhere!(i, holder); // after the commit

@@ -61,6 +61,20 @@ describe('createGroupCommit', () => {
     expect(batches).toEqual([[1]]);
   });
 
+  it('tells the store\'s other writers when commits are no longer held', async () => {
+    const { commits } = recording();
+    let resumed = false;
+    await commits.released(); // not held: at once
+    commits.hold();
+    const waiting = commits.released().then(() => (resumed = true));
+    await turn();
+    await turn();
+    expect(resumed).toBe(false);
+    commits.release();
+    await waiting;
+    expect(resumed).toBe(true);
+  });
+
   it('fails only the item that fails when a batch of several fails', async () => {
     const commits = createGroupCommit<number, number>(
       (items) => items.map((i) => {

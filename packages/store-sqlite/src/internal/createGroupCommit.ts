@@ -17,6 +17,8 @@ export interface GroupCommit<I, O> {
   flush(): void;
   hold(): void;
   release(): void;
+  /** Resolves once commits are not held (at once when they are not): the store's other writers (`applyEvents`, an import's batches) wait on it too. */
+  released(): Promise<void>;
 }
 
 interface Pending<I, O> {
@@ -35,6 +37,7 @@ export function createGroupCommit<I, O>(run: (items: I[]) => O[], keyOf: (item: 
   let queue: Pending<I, O>[] = [];
   let scheduled = false;
   let held = false;
+  let waiting: (() => void)[] = [];
 
   const settle = (batch: Pending<I, O>[]) => {
     try {
@@ -87,6 +90,12 @@ export function createGroupCommit<I, O>(run: (items: I[]) => O[], keyOf: (item: 
         scheduled = true;
         setImmediate(turnEnded);
       }
+      const resume = waiting;
+      waiting = [];
+      for (const resolve of resume) resolve();
+    },
+    released() {
+      return held ? new Promise<void>((resolve) => waiting.push(resolve)) : Promise.resolve();
     },
   };
 }

@@ -54,6 +54,8 @@ export interface SqliteImportDeps {
   holderOf(event: HandledEvent): OccurrenceHolder | undefined;
   /** Re-materializes every row first when `ctx.config` is not the one the rows were built with. */
   ensureConfig(ctx: StoreContext): void;
+  /** Resolves once the store's writes are not held for the WAL checkpointer's last pass (`startCheckpointer`). */
+  released(): Promise<void>;
 }
 
 /** Given the database and the store's parts, returns `beginImport`. */
@@ -146,6 +148,7 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
     return {
       async append(events, onHeldElsewhere) {
         if (events.length === 0) return [];
+        await deps.released(); // the WAL checkpointer's last pass: see startCheckpointer
         const elsewhere = onHeldElsewhere === undefined ? undefined : ([] as [number, OccurrenceHolder][]);
         const statuses = append.immediate(events, begun, remembered, elsewhere);
         for (const [i, holder] of elsewhere ?? []) onHeldElsewhere!(i, holder); // after the commit
@@ -168,6 +171,7 @@ export function createSqliteImport(db: Database.Database, deps: SqliteImportDeps
           folded += batch.folded;
           onProgress?.(done, Math.max(total, done));
           await new Promise<void>((resolve) => setImmediate(resolve)); // let the process's other work run between batches
+          await deps.released();
         } while (cursor !== null);
         return folded;
       },

@@ -12,8 +12,9 @@
  * and each frame appended to a new part of the file cost the kernel a zeroed page-cache page (a
  * quarter of the server's CPU). So once the WAL holds `RESTART_FRAMES` frames, the worker catches up
  * with a few more passes, then asks the store to hold its commits (`hold`: webhooks queue, nothing
- * is refused; HTTP keeps being served) while it folds the last frames in, and lets them go
- * (`release`); the next commit rewinds the WAL, which then stays at the size it reached.
+ * is refused; HTTP keeps being served; `applyEvents` and an import's batches wait on `released`)
+ * while it folds the last frames in, and lets them go (`release`); the next commit rewinds the WAL,
+ * which then stays at the size it reached.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
