@@ -39,21 +39,25 @@ function referenceByCustomer(events: readonly HandledEvent[]): Map<string, Subsc
 }
 
 /**
- * Events of a few customers drawn from few ids and transactions, so repeated ids (also under
- * another customer), repeated occurrences (also across customers, types and stores) and empty or absent
- * transaction ids all occur; in runs of one customer or interleaved.
+ * Events of a few customers drawn from `ids` ids and few transactions, so repeated ids (also under
+ * another customer), repeated occurrences (also across customers, types and stores) and empty or
+ * absent transaction ids all occur; in runs of one customer or interleaved.
  */
-const historyArb: fc.Arbitrary<HandledEvent[]> = fc.array(
-  fc.record({
-    event: handledEventArb,
-    id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'),
-    customer: fc.constantFrom('u1', 'u2', 'u3'),
-    txn: fc.constantFrom('t1', 't2', '', null, undefined),
-    // Stores whose transactions share ids, none, and names a key would confuse if not escaped.
-    store: fc.constantFrom('APP_STORE', 'PLAY_STORE', 'A:B', 'A%3AB', null, undefined),
-  }),
-  { maxLength: 40 },
-).map((drawn) => drawn.map(({ event, id, customer, txn, store }): HandledEvent => ({ ...event, id, app_user_id: customer, transaction_id: txn, store })));
+const deliveriesArb = (ids: number, minLength: number, maxLength: number): fc.Arbitrary<HandledEvent[]> =>
+  fc.array(
+    fc.record({
+      event: handledEventArb,
+      id: fc.nat(ids - 1).map((n) => `e${n}`),
+      customer: fc.constantFrom('u1', 'u2', 'u3'),
+      txn: fc.constantFrom('t1', 't2', '', null, undefined),
+      // Stores whose transactions share ids, none, and names a key would confuse if not escaped.
+      store: fc.constantFrom('APP_STORE', 'PLAY_STORE', 'A:B', 'A%3AB', null, undefined),
+    }),
+    { minLength, maxLength },
+  ).map((drawn) => drawn.map(({ event, id, customer, txn, store }): HandledEvent => ({ ...event, id, app_user_id: customer, transaction_id: txn, store })));
+
+/** Short histories: 8 ids, up to 40 events (the stores' per-customer re-folds). */
+const historyArb = deliveriesArb(8, 0, 40);
 
 describe('fold fast paths', () => {
   it('distinctOccurrences keeps exactly the deliveries the definition keeps, in input order', () => {
@@ -64,7 +68,16 @@ describe('fold fast paths', () => {
     }), { numRuns: 500 });
   });
 
-  it('distinctBySets (the fallback for colliding keys) keeps exactly the deliveries the definition keeps', () => {
+  it('distinctOccurrences keeps the definition on logs long enough for its hash tables (128 events and more)', () => {
+    fc.assert(fc.property(deliveriesArb(150, 128, 300), (events) => {
+      const kept = distinctOccurrences(events);
+      const expected = referenceDistinct(events);
+      expect(kept).toHaveLength(expected.length);
+      kept.forEach((e, i) => expect(e).toBe(expected[i]));
+    }), { numRuns: 100 });
+  });
+
+  it('distinctBySets (for short logs and colliding keys) keeps exactly the deliveries the definition keeps', () => {
     fc.assert(fc.property(historyArb, (events) => {
       distinctBySets(events).forEach((e, i) => expect(e).toBe(referenceDistinct(events)[i]));
       expect(distinctBySets(events)).toHaveLength(referenceDistinct(events).length);
