@@ -10,6 +10,7 @@ export { T0, HOUR_MS, DAY_MS, CUSTOMER_IDS, buildEvent, eventFactory, collect, b
 export type { EventFields } from './storeFixtures.js';
 export { expectAtRiskPage, expectAtRiskPages } from './atRiskReference.js';
 export { UPGRADE_HISTORY, UPGRADED_KEYS, VERSION_7_KEYS, expectUpgradedOccurrences } from './occurrenceUpgrade.js';
+export { ANON_HISTORY, expectRefoldsWithoutSeqIndex } from './eventIndexDrop.js';
 export { eventSpecArb, customerArb, STRICT_CONFIG } from './modelContract.js';
 export { eventOf } from './storeCommands.js';
 export { transferEvent } from './transferContract.js';
