@@ -43,8 +43,8 @@ function hashText(text: string, hash: number): number {
 
 /**
  * Given a hash, returns it with every bit mixed into the low ones (MurmurHash3's finalizer): FNV-1a's
- * low bits depend only on the code units' low bits, so ids that differ in a few characters (one
- * export's sequential transaction ids) filled runs of neighbouring slots, 65 long in 687 k events.
+ * low bits depend only on the code units' low bits, and a slot is taken from the low bits, so ids
+ * that differ in a few characters (one export's sequential transaction ids) would crowd few slots.
  */
 function spread(hash: number): number {
   let h = hash ^ (hash >>> 16);
