@@ -2,6 +2,8 @@
 // administrator connection to look behind the store (drop a schema, inspect tables).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { foldEvents, type HandledEvent } from '@tenure/core';
+import { T0 } from '@tenure/store-contract';
 import { afterEach, describe } from 'vitest';
 import { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from '../src/index.js';
 import { MIGRATIONS, migrate } from '../src/internal/migrations.js';
@@ -36,6 +38,27 @@ export async function adminQuery<R extends pg.QueryResultRow = pg.QueryResultRow
     return (await client.query<R>(sql, values)).rows;
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Writes customers into a schema at an older version (4 or later) as that version stored them: each
+ * event under its occurrence key then (`occurrenceOf`; none by default), the record folded from the
+ * customer's events as an active row, and the customer's own id as its identity.
+ */
+export async function storeCustomersIn(
+  schema: string,
+  customers: Iterable<readonly [customer: string, events: readonly HandledEvent[]]>,
+  occurrenceOf: (event: HandledEvent) => string | null = () => null,
+): Promise<void> {
+  for (const [customer, events] of customers) {
+    for (const e of events) {
+      await adminQuery(`INSERT INTO "${schema}".events (id, occurrence, customer_id, type, event_timestamp_ms, body) VALUES ($1, $2, $3, $4, $5, $6)`, [
+        e.id, occurrenceOf(e), customer, e.type, e.event_timestamp_ms, JSON.stringify(e),
+      ]);
+    }
+    await adminQuery(`INSERT INTO "${schema}".subscribers (customer_id, record, state, score, band, assessed_at) VALUES ($1, $2, 'active', 10, 'low', $3)`, [customer, JSON.stringify(foldEvents(events)), T0]);
+    await adminQuery(`INSERT INTO "${schema}".identities (id, customer_id) VALUES ($1, $1)`, [customer]);
   }
 }
 

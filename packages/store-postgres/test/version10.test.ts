@@ -2,10 +2,10 @@
 // schema upgrades in place, and what read a customer's events through it (a replay, a re-fold on a
 // merge of two persons) reads them through the timeline's index with the same result.
 import pg from 'pg';
-import { DEFAULT_CONFIG, foldEvents } from '@tenure/core';
+import { DEFAULT_CONFIG } from '@tenure/core';
 import { ANON_HISTORY, DAY_MS, T0, expectRefoldsWithoutSeqIndex } from '@tenure/store-contract';
 import { expect, it } from 'vitest';
-import { adminQuery, databaseUrl, describePostgres, schemaAtVersion, testSchemas } from './testDatabase.js';
+import { adminQuery, databaseUrl, describePostgres, schemaAtVersion, storeCustomersIn, testSchemas } from './testDatabase.js';
 
 const db = testSchemas();
 
@@ -19,13 +19,7 @@ describePostgres('PostgreSQL schema version 10', () => {
   it('a version 9 schema loses the (customer_id, seq) index; replay and a merge of two persons fold the same events', { timeout: 30_000 }, async () => {
     const schema = db.schema('events_index');
     await schemaAtVersion(schema, 9);
-    for (const e of ANON_HISTORY) {
-      await adminQuery(`INSERT INTO "${schema}".events (id, customer_id, type, event_timestamp_ms, body) VALUES ($1, 'anon', $2, $3, $4)`, [
-        e.id, e.type, e.event_timestamp_ms, JSON.stringify(e),
-      ]);
-    }
-    await adminQuery(`INSERT INTO "${schema}".subscribers (customer_id, record, state, score, band, assessed_at) VALUES ('anon', $1, 'active', 10, 'low', $2)`, [JSON.stringify(foldEvents(ANON_HISTORY)), T0]);
-    await adminQuery(`INSERT INTO "${schema}".identities (id, customer_id) VALUES ('anon', 'anon')`);
+    await storeCustomersIn(schema, [['anon', ANON_HISTORY]]);
     expect(await eventIndexes(schema)).toContain('events_customer_seq');
 
     const store = await db.open(schema);

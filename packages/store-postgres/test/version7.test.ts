@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG, foldEvents, reKeyToReceiver, type HandledEvent } from '
 import { DAY_MS, T0, buildEvent, transferEvent } from '@tenure/store-contract';
 import { expect, it } from 'vitest';
 import { MIGRATIONS } from '../src/internal/migrations.js';
-import { adminQuery, describePostgres, schemaAtVersion, testSchemas } from './testDatabase.js';
+import { adminQuery, describePostgres, schemaAtVersion, storeCustomersIn, testSchemas } from './testDatabase.js';
 
 const db = testSchemas();
 
@@ -17,15 +17,7 @@ describePostgres('PostgreSQL schema version 7', () => {
     await schemaAtVersion(schema, 6);
     const sender: HandledEvent[] = [buildEvent('INITIAL_PURCHASE', 'e1', 'u1', T0, { original_transaction_id: 'otx_1', transaction_id: 't1', price: 9.99, expiration_at_ms: T0 + 30 * DAY_MS })];
     const receiver: HandledEvent[] = [buildEvent('INITIAL_PURCHASE', 'e2', 'u2', T0 + DAY_MS, { original_transaction_id: 'otx_2', transaction_id: 't2', price: 4.99, expiration_at_ms: T0 + 31 * DAY_MS })];
-    for (const [customer, events] of [['u1', sender], ['u2', receiver]] as const) {
-      for (const e of events) {
-        await adminQuery(`INSERT INTO "${schema}".events (id, occurrence, customer_id, type, event_timestamp_ms, body) VALUES ($1, $2, $3, $4, $5, $6)`, [
-          e.id, `${e.type}:${String(e['transaction_id'])}`, customer, e.type, e.event_timestamp_ms, JSON.stringify(e),
-        ]);
-      }
-      await adminQuery(`INSERT INTO "${schema}".subscribers (customer_id, record, state, score, band, assessed_at) VALUES ($1, $2, 'active', 10, 'low', $3)`, [customer, JSON.stringify(foldEvents(events)), T0]);
-      await adminQuery(`INSERT INTO "${schema}".identities (id, customer_id) VALUES ($1, $1)`, [customer]);
-    }
+    await storeCustomersIn(schema, [['u1', sender], ['u2', receiver]], (e) => `${e.type}:${String(e['transaction_id'])}`);
 
     const store = await db.open(schema);
     expect(await store.count()).toBe(2);

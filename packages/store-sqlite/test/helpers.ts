@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { HANDLED_EVENT_TYPES, type HandledEvent, type HandledEventType } from '@tenure/core';
+import { foldEvents, HANDLED_EVENT_TYPES, type HandledEvent, type HandledEventType } from '@tenure/core';
 import { DAY, T0 } from '@tenure/testkit';
 import { afterEach } from 'vitest';
 import { MIGRATIONS } from '../src/internal/migrations.js';
@@ -19,6 +19,26 @@ export function tempDbPath(name = 'tenure.db'): string {
   const dir = mkdtempSync(join(tmpdir(), 'tenure-sqlite-'));
   dirs.push(dir);
   return join(dir, name);
+}
+
+/**
+ * Writes customers into a file at an older schema version (4 or later) as that version stored them:
+ * each event under its occurrence key then (`occurrenceOf`; none by default), the record folded from
+ * the customer's events as an active row, and the customer's own id as its identity.
+ */
+export function storeCustomersAt(
+  db: Database.Database,
+  customers: Iterable<readonly [customer: string, events: readonly HandledEvent[]]>,
+  occurrenceOf: (event: HandledEvent) => string | null = () => null,
+): void {
+  const insert = db.prepare('INSERT INTO events (id, occurrence, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?, ?)');
+  const subscriber = db.prepare(`INSERT INTO subscribers (customer_id, record, state, score, band, assessed_at, rescore_at) VALUES (?, ?, 'active', 10, 'low', ?, NULL)`);
+  const identity = db.prepare('INSERT INTO identities (id, customer_id) VALUES (?, ?)');
+  for (const [customer, events] of customers) {
+    for (const e of events) insert.run(e.id, occurrenceOf(e), customer, e.type, e.event_timestamp_ms, JSON.stringify(e));
+    subscriber.run(customer, JSON.stringify(foldEvents(events)), T0);
+    identity.run(customer, customer);
+  }
 }
 
 /** Opens a new database file at `path` as an older schema version wrote it: its first `version` migrations only. */

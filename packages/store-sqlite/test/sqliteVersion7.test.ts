@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { DEFAULT_CONFIG, foldEvents, reKeyToReceiver, transferEventSchema, type HandledEvent } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore, SCHEMA_VERSION } from '../src/index.js';
-import { databaseAtVersion, DAY, event, T0, tempDbPath } from './helpers.js';
+import { databaseAtVersion, DAY, event, storeCustomersAt, T0, tempDbPath } from './helpers.js';
 
 const ctx = { now: T0 + 40 * DAY, config: DEFAULT_CONFIG };
 
@@ -15,14 +15,7 @@ describe('SQLite schema version 7', () => {
     const v6 = databaseAtVersion(path, 6);
     const sender: HandledEvent[] = [event('INITIAL_PURCHASE', 'e1', 'u1', T0, { original_transaction_id: 'otx_1', transaction_id: 't1', price: 9.99, expiration_at_ms: T0 + 30 * DAY })];
     const receiver: HandledEvent[] = [event('INITIAL_PURCHASE', 'e2', 'u2', T0 + DAY, { original_transaction_id: 'otx_2', transaction_id: 't2', price: 4.99, expiration_at_ms: T0 + 31 * DAY })];
-    const insert = v6.prepare('INSERT INTO events (id, occurrence, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?, ?)');
-    const subscriber = v6.prepare(`INSERT INTO subscribers (customer_id, record, state, score, band, assessed_at, rescore_at) VALUES (?, ?, 'active', 10, 'low', ?, NULL)`);
-    const identity = v6.prepare('INSERT INTO identities (id, customer_id) VALUES (?, ?)');
-    for (const [customer, events] of [['u1', sender], ['u2', receiver]] as const) {
-      for (const e of events) insert.run(e.id, `${e.type}:${String(e['transaction_id'])}`, customer, e.type, e.event_timestamp_ms, JSON.stringify(e));
-      subscriber.run(customer, JSON.stringify(foldEvents(events)), T0);
-      identity.run(customer, customer);
-    }
+    storeCustomersAt(v6, [['u1', sender], ['u2', receiver]], (e) => `${e.type}:${String(e['transaction_id'])}`);
     v6.close();
 
     const store = await openSqliteStore({ path });

@@ -2,11 +2,11 @@
 // (`<type>:<transaction_id>`) upgrades in place; a redelivery of a stored purchase under a new id
 // is still a duplicate, and an event of another store with the same transaction id is accepted.
 import Database from 'better-sqlite3';
-import { DEFAULT_CONFIG, foldEvents } from '@tenure/core';
+import { DEFAULT_CONFIG } from '@tenure/core';
 import { UPGRADE_HISTORY, UPGRADED_KEYS, VERSION_7_KEYS, expectUpgradedOccurrences } from '@tenure/store-contract';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore, SCHEMA_VERSION } from '../src/index.js';
-import { databaseAtVersion, DAY, T0, tempDbPath } from './helpers.js';
+import { databaseAtVersion, DAY, storeCustomersAt, T0, tempDbPath } from './helpers.js';
 
 const ctx = { now: T0 + 40 * DAY, config: DEFAULT_CONFIG };
 
@@ -14,14 +14,7 @@ describe('SQLite schema version 9', () => {
   it('a version 7 file upgrades its occurrence keys: redeliveries stay duplicates, another store\u2019s transaction is new', async () => {
     const path = tempDbPath();
     const v7 = databaseAtVersion(path, 7);
-    const insert = v7.prepare('INSERT INTO events (id, occurrence, customer_id, type, event_timestamp_ms, body) VALUES (?, ?, ?, ?, ?, ?)');
-    const subscriber = v7.prepare(`INSERT INTO subscribers (customer_id, record, state, score, band, assessed_at, rescore_at) VALUES (?, ?, 'active', 10, 'low', ?, NULL)`);
-    const identity = v7.prepare('INSERT INTO identities (id, customer_id) VALUES (?, ?)');
-    for (const [customer, events] of UPGRADE_HISTORY) {
-      for (const e of events) insert.run(e.id, VERSION_7_KEYS[e.id] ?? null, customer, e.type, e.event_timestamp_ms, JSON.stringify(e));
-      subscriber.run(customer, JSON.stringify(foldEvents(events)), T0);
-      identity.run(customer, customer);
-    }
+    storeCustomersAt(v7, UPGRADE_HISTORY, (e) => VERSION_7_KEYS[e.id] ?? null);
     v7.close();
 
     const store = await openSqliteStore({ path });
