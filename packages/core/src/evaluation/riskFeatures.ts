@@ -9,6 +9,7 @@
  */
 import { DAY_MS, type TenureConfig } from '../config/defaultConfig.js';
 import { inactiveDays, inactivityPoints } from '../risk/inactiveDays.js';
+import { stateBase } from '../risk/stateBase.js';
 import { assessedAt } from '../subscriber/promotionalAccess.js';
 import type { Subscriber, SubscriberState } from '../subscriber/subscriber.js';
 import type { ScoreHistogram } from './scoreHistogram.js';
@@ -74,7 +75,7 @@ export function scoreFeatures(f: RiskFeatures, config: TenureConfig): number {
   const renewals = renewalPoints >= 0 ? 0 : renewalPoints < r.renewal_cap ? r.renewal_cap : renewalPoints;
   const trial = (f.trial === 'late' ? r.trial_late_points : f.trial === 'halfway' ? r.trial_halfway_points : 0) + (f.slow_conversion ? r.slow_conversion_points : 0);
   const sum =
-    r.state_base[f.state] + billingFailures + renewals + inactivityPoints(f.inactive_days, config) + trial + (f.price_increase ? r.price_increase_points : 0);
+    stateBase(r.state_base, f.state) + billingFailures + renewals + inactivityPoints(f.inactive_days, config) + trial + (f.price_increase ? r.price_increase_points : 0);
   return sum < 0 ? 0 : sum > 100 ? 100 : sum;
 }
 

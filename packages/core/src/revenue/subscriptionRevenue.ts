@@ -30,6 +30,18 @@ export interface SubscriptionRevenue {
  */
 export const MAX_PRICE_USD = 1_000_000;
 
+/** The fields of an event its revenue is read from. */
+export type ChargeFields = Pick<
+  HandledEvent,
+  'price' | 'purchased_at_ms' | 'expiration_at_ms' | 'price_in_purchased_currency' | 'currency' | 'takehome_percentage' | 'store'
+>;
+
+/**
+ * `Object.is` for two finite numbers or nulls, written out: the builtin was a call per comparison
+ * on the reducer's path (two per priced event), this compiles to a compare.
+ */
+const sameNumber = (a: number | null, b: number | null): boolean => a === b && (a !== 0 || 1 / a === 1 / (b as number));
+
 const finiteOrNull = (value: number | null | undefined): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;
 
@@ -44,7 +56,7 @@ const finiteOrNull = (value: number | null | undefined): number | null =>
  *   purchased_at_ms: t, expiration_at_ms: t + 30 * DAY_MS, currency: 'EUR', price_in_purchased_currency: 9.49 });
  * // { price: 9.99, currency: 'EUR', price_in_purchased_currency: 9.49, period_ms: 2_592_000_000, … }
  */
-export function revenueOf(event: HandledEvent, held: SubscriptionRevenue | null = null): SubscriptionRevenue | null {
+export function revenueOf(event: ChargeFields, held: SubscriptionRevenue | null = null): SubscriptionRevenue | null {
   const price = event.price;
   if (typeof price !== 'number' || !(price > 0) || price > MAX_PRICE_USD) return null;
   const start = event.purchased_at_ms;
@@ -56,13 +68,13 @@ export function revenueOf(event: HandledEvent, held: SubscriptionRevenue | null 
   const periodMs = typeof start === 'number' && typeof end === 'number' && end > start ? end - start : null;
   // Each renewal of a subscription nearly always says what the last one did: the record keeps the
   // object it holds rather than a new equal one (a fold of a long history allocates none per renewal).
-  // `Object.is` where a number may be 0, so that -0 is not taken for 0.
+  // `sameNumber` where a number may be 0, so that -0 is not taken for 0.
   if (
     held !== null &&
     held.price === price &&
-    Object.is(held.price_in_purchased_currency, inCurrency) &&
+    sameNumber(held.price_in_purchased_currency, inCurrency) &&
     held.currency === currency &&
-    Object.is(held.takehome_percentage, takehome) &&
+    sameNumber(held.takehome_percentage, takehome) &&
     held.store === store &&
     held.period_ms === periodMs
   ) {

@@ -10,6 +10,7 @@ import type { Subscriber } from '../subscriber/subscriber.js';
 import { bandFor } from './bandFor.js';
 import { inactiveDays, inactivityPoints } from './inactiveDays.js';
 import type { Risk } from './risk.js';
+import { stateBase } from './stateBase.js';
 
 const MIN_SCORE = 0;
 const MAX_SCORE = 100;
@@ -32,7 +33,7 @@ export function scoreSubscriber(record: Subscriber, now: number, config: TenureC
   const subscriber = assessedAt(record, now);
   const r = config.risk;
 
-  const state = r.state_base[subscriber.state];
+  const state = stateBase(r.state_base, subscriber.state);
 
   const failurePoints = subscriber.billing_failures * r.billing_failure_points;
   const billingFailures = failurePoints <= 0 ? 0 : failurePoints > r.billing_failure_cap ? r.billing_failure_cap : failurePoints;

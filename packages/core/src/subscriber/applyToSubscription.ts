@@ -3,8 +3,7 @@
  * subscription's state, product, period, revenue, grace, pause and refund fields. Order-independent
  * by construction (each field follows the event with the latest key; see docs/rules.md §2).
  */
-import type { HandledEvent } from '../events/webhookSchema.js';
-import { revenueOf } from '../revenue/subscriptionRevenue.js';
+import { revenueOf, type ChargeFields } from '../revenue/subscriptionRevenue.js';
 import { isLaterKey, isLaterRevenueKey } from './eventKey.js';
 import { subscriptionRecordOf, type SubscriptionRecord, type SubscriptionView } from './subscription.js';
 import type { EventKey, SubscriberState } from './subscriber.js';
@@ -13,7 +12,7 @@ import type { EventKey, SubscriberState } from './subscriber.js';
  * What one event says about its subscription, read once from the event by `applyEvent`.
  * `grace` and `resume` are `undefined` when the event does not speak about them.
  */
-export interface SubscriptionEffect {
+export interface SubscriptionEffect extends ChargeFields {
   key: EventKey;
   /** The lifecycle state the event moves to, or null (a pause or an extension: no state). */
   nextState: SubscriberState | null;
@@ -28,8 +27,12 @@ export interface SubscriptionEffect {
   expiration: number | null;
   grace: number | null | undefined;
   resume: number | null | undefined;
-  /** A lifecycle event, whose revenue (`revenueOf`, read only when it would be kept) the subscription may take; else null. */
-  charge: HandledEvent | null;
+  /**
+   * A lifecycle event: the subscription may take the revenue of its charge (the `ChargeFields`,
+   * read by `revenueOf` only when it would be kept). The effect carries those fields itself, read
+   * from the event once, so `revenueOf` reads one shape of object rather than every event type's.
+   */
+  charge: boolean;
 }
 
 /**
@@ -133,8 +136,8 @@ export function applyEffect(target: SubscriptionFields, effect: SubscriptionEffe
   }
   // Revenue follows the latest charge (a purchase or renewal with a price), else the latest other
   // lifecycle event with one (a top-up's price is not the subscription's): see isLaterRevenueKey.
-  if (effect.charge !== null && isLaterRevenueKey(key, target.revenue_key)) {
-    const charged = revenueOf(effect.charge, target.revenue);
+  if (effect.charge && isLaterRevenueKey(key, target.revenue_key)) {
+    const charged = revenueOf(effect, target.revenue);
     if (charged !== null) {
       target.revenue = charged;
       target.revenue_key = key;
