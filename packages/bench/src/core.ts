@@ -13,7 +13,7 @@ import {
   type HandledEvent,
   type Subscriber,
 } from '@tenure/core';
-import { measure, report, type Measurement } from './measure.js';
+import { measureInterleaved, report, type Measurement, type MeasureSpec } from './measure.js';
 import { syntheticWebhookStrings } from './syntheticEvents.js';
 
 export interface CoreBenchResult {
@@ -52,19 +52,20 @@ export function runCoreBench(
   for (let i = 0; i < count; i += 1) firstOfCustomer[i] = i === 0 || events[i]!.app_user_id !== events[i - 1]!.app_user_id ? 1 : 0;
   log(`core: ${count.toLocaleString('en')} events, ${avgBytes.toFixed(0)} bytes per body on average`);
 
-  const baseline = measure('JSON.parse (baseline)', ops, () => {
+  const spec = (name: string, specOps: number, fn: () => unknown): MeasureSpec => ({ name, ops: specOps, fn });
+  const baselineSpec: MeasureSpec = spec('JSON.parse (baseline)', ops, () => {
     let last: unknown;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) last = JSON.parse(strings[i]!);
     return last;
-  }, rounds);
+  });
 
-  const parse = measure('parseWebhook (zod) on parsed JSON', ops, () => {
+  const parseSpec: MeasureSpec = spec('parseWebhook (zod) on parsed JSON', ops, () => {
     let ok = 0;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) if (parseWebhook(bodies[i]).ok) ok += 1;
     return ok;
-  }, rounds);
+  });
 
-  const applyScore = measure('applyEvent + scoreSubscriber', ops, () => {
+  const applyScoreSpec: MeasureSpec = spec('applyEvent + scoreSubscriber', ops, () => {
     let s: Subscriber | undefined;
     let total = 0;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) {
@@ -74,9 +75,9 @@ export function runCoreBench(
       total += scoreSubscriber(s, e.event_timestamp_ms).score;
     }
     return total;
-  }, rounds);
+  });
 
-  const withRecommend = measure('applyEvent + scoreSubscriber + recommend', ops, () => {
+  const withRecommendSpec: MeasureSpec = spec('applyEvent + scoreSubscriber + recommend', ops, () => {
     let s: Subscriber | undefined;
     let total = 0;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) {
@@ -87,9 +88,9 @@ export function runCoreBench(
       total += recommend(s, risk, e.event_timestamp_ms).length;
     }
     return total;
-  }, rounds);
+  });
 
-  const pipeline = measure('JSON.parse → parseWebhook → apply → score → recommend', ops, () => {
+  const pipelineSpec: MeasureSpec = spec('JSON.parse → parseWebhook → apply → score → recommend', ops, () => {
     let s: Subscriber | undefined;
     let total = 0;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) {
@@ -102,13 +103,13 @@ export function runCoreBench(
       total += recommend(s, risk, e.event_timestamp_ms).length;
     }
     return total;
-  }, rounds);
+  });
 
   // The same fold over a cache-resident working set (2,000 events): in a live receiver the event was
   // parsed a moment before, so it is in cache; the 100 k replay above reads every event from memory.
   const hot = Math.min(2_000, count);
   const hotPasses = Math.max(1, Math.round(ops / hot));
-  const applyScoreHot = measure(`applyEvent + scoreSubscriber, ${hot.toLocaleString('en')} cache-resident events`, hot * hotPasses, () => {
+  const applyScoreHotSpec: MeasureSpec = spec(`applyEvent + scoreSubscriber, ${hot.toLocaleString('en')} cache-resident events`, hot * hotPasses, () => {
     let s: Subscriber | undefined;
     let total = 0;
     for (let p = 0; p < hotPasses; p += 1) for (let i = 0; i < hot; i += 1) {
@@ -118,8 +119,13 @@ export function runCoreBench(
       total += scoreSubscriber(s, e.event_timestamp_ms).score;
     }
     return total;
-  }, rounds);
+  });
 
+  // Every row in turn, round after round, so each ratio is to a baseline taken in the same stretches.
+  const [baseline, parse, applyScore, withRecommend, pipeline, applyScoreHot] = measureInterleaved(
+    [baselineSpec, parseSpec, applyScoreSpec, withRecommendSpec, pipelineSpec, applyScoreHotSpec],
+    rounds,
+  ) as [Measurement, Measurement, Measurement, Measurement, Measurement, Measurement];
   const rows = [parse, applyScore, applyScoreHot, withRecommend, pipeline];
   const named = { applyScore, applyScoreHot, pipeline };
   if (!print) return { baseline, rows, named, bars: [] };
