@@ -24,7 +24,8 @@ export interface SubscriptionEffect extends ChargeFields {
   reversal: boolean;
   cancelReason: string | null;
   product: string | null;
-  expiration: number | null;
+  /** The end of the period the event names (the period's, and the charge's for `revenueOf`), or null. */
+  expiration_at_ms: number | null;
   grace: number | null | undefined;
   resume: number | null | undefined;
   /**
@@ -130,8 +131,8 @@ export function applyEffect(target: SubscriptionFields, effect: SubscriptionEffe
     target.product_id = effect.product;
     target.product_key = key;
   }
-  if (effect.expiration !== null && isLaterKey(key, target.period_key)) {
-    target.period_ends_at = effect.expiration;
+  if (effect.expiration_at_ms !== null && isLaterKey(key, target.period_key)) {
+    target.period_ends_at = effect.expiration_at_ms;
     target.period_key = key;
   }
   // Revenue follows the latest charge (a purchase or renewal with a price), else the latest other
