@@ -53,19 +53,19 @@ export function runCoreBench(
   log(`core: ${count.toLocaleString('en')} events, ${avgBytes.toFixed(0)} bytes per body on average`);
 
   const spec = (name: string, specOps: number, fn: () => unknown): MeasureSpec => ({ name, ops: specOps, fn });
-  const baselineSpec: MeasureSpec = spec('JSON.parse (baseline)', ops, () => {
+  const baselineSpec = spec('JSON.parse (baseline)', ops, () => {
     let last: unknown;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) last = JSON.parse(strings[i]!);
     return last;
   });
 
-  const parseSpec: MeasureSpec = spec('parseWebhook (zod) on parsed JSON', ops, () => {
+  const parseSpec = spec('parseWebhook (zod) on parsed JSON', ops, () => {
     let ok = 0;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) if (parseWebhook(bodies[i]).ok) ok += 1;
     return ok;
   });
 
-  const applyScoreSpec: MeasureSpec = spec('applyEvent + scoreSubscriber', ops, () => {
+  const applyScoreSpec = spec('applyEvent + scoreSubscriber', ops, () => {
     let s: Subscriber | undefined;
     let total = 0;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) {
@@ -77,7 +77,7 @@ export function runCoreBench(
     return total;
   });
 
-  const withRecommendSpec: MeasureSpec = spec('applyEvent + scoreSubscriber + recommend', ops, () => {
+  const withRecommendSpec = spec('applyEvent + scoreSubscriber + recommend', ops, () => {
     let s: Subscriber | undefined;
     let total = 0;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) {
@@ -90,7 +90,7 @@ export function runCoreBench(
     return total;
   });
 
-  const pipelineSpec: MeasureSpec = spec('JSON.parse → parseWebhook → apply → score → recommend', ops, () => {
+  const pipelineSpec = spec('JSON.parse → parseWebhook → apply → score → recommend', ops, () => {
     let s: Subscriber | undefined;
     let total = 0;
     for (let p = 0; p < passes; p += 1) for (let i = 0; i < count; i += 1) {
@@ -109,7 +109,7 @@ export function runCoreBench(
   // parsed a moment before, so it is in cache; the 100 k replay above reads every event from memory.
   const hot = Math.min(2_000, count);
   const hotPasses = Math.max(1, Math.round(ops / hot));
-  const applyScoreHotSpec: MeasureSpec = spec(`applyEvent + scoreSubscriber, ${hot.toLocaleString('en')} cache-resident events`, hot * hotPasses, () => {
+  const applyScoreHotSpec = spec(`applyEvent + scoreSubscriber, ${hot.toLocaleString('en')} cache-resident events`, hot * hotPasses, () => {
     let s: Subscriber | undefined;
     let total = 0;
     for (let p = 0; p < hotPasses; p += 1) for (let i = 0; i < hot; i += 1) {
