@@ -15,9 +15,21 @@ import type { Subscriber } from './subscriber.js';
  * foldEvents([purchase, renewal, renewal]).renewals; // 1: the repeated delivery is dropped
  */
 export function foldEvents(events: readonly HandledEvent[]): Subscriber | undefined {
-  // The record is this fold's own until it is returned: each event is written into it (`applyEventInPlace`).
+  return foldCountedEvents(distinctOccurrences(events));
+}
+
+/**
+ * Given deliveries that all count (already deduplicated: a store's own log of applied events), in
+ * any order, returns the subscriber they fold to, or undefined for none. Pure: the record is this
+ * fold's own until it is returned, so each event is written into it (`applyEventInPlace`) instead of
+ * copying it per event, which a loop of `applyEvent` does.
+ *
+ * @example
+ * foldCountedEvents(store.eventsOf('user_1'))?.renewals;
+ */
+export function foldCountedEvents(events: Iterable<HandledEvent>): Subscriber | undefined {
   let subscriber: Subscriber | undefined;
-  for (const event of distinctOccurrences(events)) subscriber = applyEventInPlace(subscriber, event);
+  for (const event of events) subscriber = applyEventInPlace(subscriber, event);
   return subscriber;
 }
 
@@ -37,20 +49,20 @@ export function foldEvents(events: readonly HandledEvent[]): Subscriber | undefi
  * foldEventsByCustomer(log).get('user_1')?.state;
  */
 export function foldEventsByCustomer(events: readonly HandledEvent[]): Map<string, Subscriber> {
-  if (events.length < SMALL_LOG) return foldCounted(distinctOccurrences(events));
+  if (events.length < SMALL_LOG) return foldCountedByCustomer(distinctOccurrences(events));
   const tables = new DeliveryTables(events);
   const runs = new CustomerRuns();
   for (let i = 0; i < events.length; i += 1) {
     const occurrence = tables.admit(i);
     if (occurrence === SAME_ID) continue;
-    if (occurrence === OVERFLOW || tables.displaced) return foldCounted(distinctOccurrences(events));
+    if (occurrence === OVERFLOW || tables.displaced) return foldCountedByCustomer(distinctOccurrences(events));
     if (tables.chosen) runs.apply(events[i]!);
   }
   return runs.subscribers;
 }
 
 /** Given deliveries that all count (deduplicated), returns one subscriber per `app_user_id`. */
-function foldCounted(events: readonly HandledEvent[]): Map<string, Subscriber> {
+function foldCountedByCustomer(events: readonly HandledEvent[]): Map<string, Subscriber> {
   const runs = new CustomerRuns();
   for (const event of events) runs.apply(event);
   return runs.subscribers;
