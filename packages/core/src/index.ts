@@ -59,7 +59,7 @@ export { countedTransactionOf, EVENT_PRECEDENCE, isLaterKey, occurrenceKeyOf, oc
 export { applyEvent, ACTIVITY_EVENT_TYPES, MAX_ALIASES, PROMOTIONAL_STORE } from './subscriber/applyEvent.js';
 export { assessedAt, promotionalAccessAt, promotionalAccessEnd } from './subscriber/promotionalAccess.js';
 export { distinctOccurrences } from './subscriber/distinctOccurrences.js';
-export { foldCountedEvents, foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
+export { foldEvents, foldEventsByCustomer } from './subscriber/foldEvents.js';
 export { reKeyToReceiver, transferHistory } from './subscriber/transferHistory.js';
 export { movedSubscriptionOf, routeMovedSubscription } from './subscriber/routeMovedSubscription.js';
 export { foldByIdentity, groupByIdentity, identityIdsOf } from './subscriber/groupByIdentity.js';

@@ -78,30 +78,6 @@ function mergeAliases(prev: readonly string[], next: readonly string[] | null | 
  * s1.state; // 'trialing'
  */
 export function applyEvent(subscriber: Subscriber | undefined, event: HandledEvent): Subscriber {
-  return applyEventTo(subscriber, event, false);
-}
-
-/**
- * `applyEvent` for a fold that owns its records: given a record an earlier call of this function (or
- * of `applyEvent`) built for this caller alone, writes the event into that record and returns it,
- * instead of copying its 38 fields first; given undefined, builds a new one. Only for a caller that
- * never handed the record to anyone (a fold's working records, returned once it is done): the record
- * given is changed. Its nested values (keys, aliases, subscriptions) are never changed, only replaced.
- *
- * A fold once copied each customer's record at every event (38 fields, ~700 bytes allocated an
- * event, a third of the young collections of a 100 k-customer fold); writing into one record per
- * customer cut the collections by 30 % (packages/bench/README.md).
- *
- * @example
- * let run: Subscriber | undefined;
- * for (const event of ownEvents) run = applyEventInPlace(run, event);
- */
-export function applyEventInPlace(owned: Subscriber | undefined, event: HandledEvent): Subscriber {
-  return applyEventTo(owned, event, true);
-}
-
-/** `applyEvent` (`inPlace` false) and `applyEventInPlace` (true). */
-function applyEventTo(subscriber: Subscriber | undefined, event: HandledEvent, inPlace: boolean): Subscriber {
   // Each case reads the fields its type contributes, and only there: events of several types have
   // several shapes, so a read shared by every type is a megamorphic lookup (~40 instructions, a
   // quarter of the reducer when it was written once after the switch), where a read in a type's
@@ -309,7 +285,7 @@ function applyEventTo(subscriber: Subscriber | undefined, event: HandledEvent, i
   // The new record starts as a copy of the previous one (absent fields read as the reducer reads
   // them; a new customer's defaults: active with no keys) and this event's effects are written into
   // it: one object built per event, never one anyone else holds, so the reducer stays pure.
-  const next = prev === undefined ? firstRecord(appUserId, key) : inPlace ? (prev as BuiltSubscriber) : copyOf(prev);
+  const next = prev === undefined ? firstRecord(appUserId, key) : copyOf(prev);
 
   // Lifecycle events, pauses and extensions with a period end belong to a subscription; top-ups,
   // temporary grants, one-time purchases' cancellations and empty extensions are the customer's only.

@@ -25,7 +25,7 @@ export const MAX_PROBE = 256;
  * where the tables' allocation cost more than their lookups saved (per customer of 3.4 events, the
  * typed arrays halved the rate; the two are even at ~100 events, measured 2026-11-29).
  */
-export const SMALL_LOG = 128;
+const SMALL_LOG = 128;
 
 /** FNV-1a's offset basis and prime. */
 const FNV_OFFSET = 0x811c9dc5 | 0;
@@ -75,89 +75,6 @@ export function capacityFor(n: number): number {
   return capacity;
 }
 
-/** `DeliveryTables.admit`: the delivery repeats an id seen before (not a first delivery). */
-export const SAME_ID = -1;
-
-/** `DeliveryTables.admit`: a probe run passed `MAX_PROBE` (ids crafted to collide): use `distinctBySets`. */
-export const OVERFLOW = -2;
-
-/**
- * The hash tables of `distinctOccurrences` over one log, fed its deliveries in input order, one at a
- * time: so a fold can apply a delivery while the event is still in cache, instead of walking a log
- * larger than the cache twice (`foldEventsByCustomer`).
- */
-export class DeliveryTables {
-  /** Slot s is [2s] = position + 1 (0: empty), [2s + 1] = the id's hash. */
-  private readonly ids: Int32Array;
-  /** Of each occurrence, [2s] = the position + 1 of its chosen delivery so far, [2s + 1] = its hash. */
-  private readonly occurrences: Int32Array;
-  private readonly wrap: number;
-  /** Whether a second delivery of one transaction occurrence was seen (an import over webhooks). */
-  repeated = false;
-  /** Whether the last delivery admitted is now its occurrence's chosen one (or reports none). */
-  chosen = true;
-  /** Whether a delivery took the place of an earlier one as its occurrence's chosen delivery (a smaller id). */
-  displaced = false;
-
-  constructor(private readonly events: readonly HandledEvent[]) {
-    const capacity = capacityFor(events.length);
-    this.wrap = capacity * 2 - 1;
-    this.ids = new Int32Array(capacity * 2);
-    this.occurrences = new Int32Array(capacity * 2);
-  }
-
-  /**
-   * Given the position of the next delivery (in input order), returns `SAME_ID` when its id was
-   * seen, `OVERFLOW` when the tables give up, else (a first delivery) its occurrence's slot + 1, or 0
-   * when it reports no transaction occurrence; sets `chosen` and, on a repeated occurrence, `repeated`
-   * and `displaced`.
-   */
-  admit(i: number): number {
-    const { events, ids, occurrences, wrap } = this;
-    const event = events[i]!;
-    const id = event.id;
-    const idHash = idHashOf(id);
-    let slot = (idHash << 1) & wrap;
-    let probes = 0;
-    for (let at = ids[slot]!; at !== 0; at = ids[slot]!) {
-      if (ids[slot + 1] === idHash && events[at - 1]!.id === id) return SAME_ID;
-      slot = (slot + 2) & wrap;
-      if ((probes += 1) > MAX_PROBE) return OVERFLOW;
-    }
-    ids[slot] = i + 1;
-    ids[slot + 1] = idHash;
-    this.chosen = true;
-    const txn = countedTransactionOf(event);
-    if (txn === undefined) return 0;
-    const occurrenceHash = spread(hashText(storeOf(event), hashText(event.type, hashText(txn, FNV_OFFSET) ^ 0x3a)));
-    let o = (occurrenceHash << 1) & wrap;
-    probes = 0;
-    for (let at = occurrences[o]!; at !== 0; at = occurrences[o]!) {
-      if (occurrences[o + 1] === occurrenceHash && sameOccurrence(events[at - 1]!, event)) break;
-      o = (o + 2) & wrap;
-      if ((probes += 1) > MAX_PROBE) return OVERFLOW;
-    }
-    const held = occurrences[o]!;
-    if (held === 0) {
-      occurrences[o] = i + 1;
-      occurrences[o + 1] = occurrenceHash;
-    } else {
-      // A second delivery of one occurrence (an import over webhooks): the smaller id is chosen.
-      this.repeated = true;
-      if (id < events[held - 1]!.id) {
-        occurrences[o] = i + 1;
-        this.displaced = true;
-      } else this.chosen = false;
-    }
-    return (o >> 1) + 1;
-  }
-
-  /** Given an occurrence's slot + 1 from `admit` and a delivery, returns whether it is that occurrence's chosen delivery. */
-  isChosen(occurrence: number, event: HandledEvent): boolean {
-    return this.events[this.occurrences[(occurrence - 1) << 1]! - 1] === event;
-  }
-}
-
 /**
  * Given events, returns those that count, in input order: the first delivery of each `id`, and of
  * the deliveries of one transaction occurrence (`transactionOccurrenceOf`: one type, store and
@@ -170,21 +87,61 @@ export class DeliveryTables {
 export function distinctOccurrences(events: readonly HandledEvent[]): HandledEvent[] {
   const n = events.length;
   if (n < SMALL_LOG) return distinctBySets(events);
-  const tables = new DeliveryTables(events);
+  const capacity = capacityFor(n);
+  // Slot s is [2s] = position + 1 (0: empty), [2s + 1] = the key's hash.
+  const wrap = capacity * 2 - 1;
+  const ids = new Int32Array(capacity * 2);
+  // Of each occurrence, the position + 1 of its chosen delivery so far.
+  const occurrences = new Int32Array(capacity * 2);
   const firsts: HandledEvent[] = [];
-  // Of each first delivery, its occurrence's slot + 1 (0: it reports none).
+  // Of each first delivery, its occurrence's slot index + 1 (0: it reports none).
   const occurrenceOf = new Int32Array(n);
+  let repeated = false;
   for (let i = 0; i < n; i += 1) {
-    const occurrence = tables.admit(i);
-    if (occurrence === SAME_ID) continue;
-    if (occurrence === OVERFLOW) return distinctBySets(events);
-    occurrenceOf[firsts.length] = occurrence;
-    firsts.push(events[i]!);
+    const event = events[i]!;
+    const id = event.id;
+    const idHash = idHashOf(id);
+    let slot = (idHash << 1) & wrap;
+    let probes = 0;
+    let seen = false;
+    for (let at = ids[slot]!; at !== 0; at = ids[slot]!) {
+      if (ids[slot + 1] === idHash && events[at - 1]!.id === id) {
+        seen = true;
+        break;
+      }
+      slot = (slot + 2) & wrap;
+      if ((probes += 1) > MAX_PROBE) return distinctBySets(events);
+    }
+    if (seen) continue;
+    ids[slot] = i + 1;
+    ids[slot + 1] = idHash;
+    const txn = countedTransactionOf(event);
+    if (txn !== undefined) {
+      const occurrenceHash = spread(hashText(storeOf(event), hashText(event.type, hashText(txn, FNV_OFFSET) ^ 0x3a)));
+      let o = (occurrenceHash << 1) & wrap;
+      probes = 0;
+      for (let at = occurrences[o]!; at !== 0; at = occurrences[o]!) {
+        if (occurrences[o + 1] === occurrenceHash && sameOccurrence(events[at - 1]!, event)) break;
+        o = (o + 2) & wrap;
+        if ((probes += 1) > MAX_PROBE) return distinctBySets(events);
+      }
+      const held = occurrences[o]!;
+      if (held === 0) {
+        occurrences[o] = i + 1;
+        occurrences[o + 1] = occurrenceHash;
+      } else {
+        // A second delivery of one occurrence (an import over webhooks): the smaller id is chosen.
+        repeated = true;
+        if (id < events[held - 1]!.id) occurrences[o] = i + 1;
+      }
+      occurrenceOf[firsts.length] = (o >> 1) + 1;
+    }
+    firsts.push(event);
   }
-  if (!tables.repeated) return firsts;
+  if (!repeated) return firsts;
   return firsts.filter((event, k) => {
     const o = occurrenceOf[k]!;
-    return o === 0 || tables.isChosen(o, event);
+    return o === 0 || events[occurrences[(o - 1) << 1]! - 1] === event;
   });
 }
 

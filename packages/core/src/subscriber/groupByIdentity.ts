@@ -9,8 +9,7 @@
  */
 import { compareIds } from '../atRisk/compareIds.js';
 import type { HandledEvent } from '../events/webhookSchema.js';
-import { MAX_ALIASES } from './applyEvent.js';
-import { foldCountedEvents } from './foldEvents.js';
+import { applyEvent, MAX_ALIASES } from './applyEvent.js';
 import { EVENT_PRECEDENCE, isLaterKey } from './eventKey.js';
 import { distinctOccurrences } from './distinctOccurrences.js';
 import type { EventKey, Subscriber } from './subscriber.js';
@@ -94,7 +93,7 @@ export function groupByIdentity(events: readonly HandledEvent[]): Map<string, Ha
 /**
  * Given an event log (any order, repeated deliveries included), returns one subscriber per person:
  * deliveries deduplicated as `foldEvents` does, grouped by `groupByIdentity`, each group folded
- * with `foldCountedEvents`; keyed by the subscriber's `customer_id`. The reference the stores' grouping is
+ * with `applyEvent`; keyed by the subscriber's `customer_id`. The reference the stores' grouping is
  * checked against. Pure.
  *
  * @example
@@ -103,7 +102,9 @@ export function groupByIdentity(events: readonly HandledEvent[]): Map<string, Ha
 export function foldByIdentity(events: readonly HandledEvent[]): Map<string, Subscriber> {
   const subscribers = new Map<string, Subscriber>();
   for (const [customer, members] of groupByIdentity(distinctOccurrences(events))) {
-    subscribers.set(customer, foldCountedEvents(members)!);
+    let subscriber: Subscriber | undefined;
+    for (const event of members) subscriber = applyEvent(subscriber, event);
+    subscribers.set(customer, subscriber!);
   }
   return subscribers;
 }

@@ -10,7 +10,7 @@ import type { HandledEvent } from '../events/webhookSchema.js';
 import { scoreSubscriber } from '../risk/scoreSubscriber.js';
 import { monthlyValueCents } from '../revenue/monthlyValueUsd.js';
 import { RISK_BANDS, type RiskBand } from '../risk/risk.js';
-import { applyEventInPlace } from '../subscriber/applyEvent.js';
+import { applyEvent } from '../subscriber/applyEvent.js';
 import { distinctOccurrences } from '../subscriber/distinctOccurrences.js';
 import type { Subscriber } from '../subscriber/subscriber.js';
 import { dailySnapshotOf, type DailySnapshot } from './dailySnapshot.js';
@@ -43,8 +43,7 @@ export function snapshotsFromEvents(customers: Iterable<readonly HandledEvent[]>
     let subscriber: Subscriber | undefined;
     let next = 0;
     for (const { end, i } of order) {
-      // The record is this walk's own (scored, never kept): each event is written into it.
-      for (; next < sorted.length && sorted[next]!.event_timestamp_ms <= end; next++) subscriber = applyEventInPlace(subscriber, sorted[next]!);
+      for (; next < sorted.length && sorted[next]!.event_timestamp_ms <= end; next++) subscriber = applyEvent(subscriber, sorted[next]!);
       if (subscriber === undefined) continue;
       const { score, band } = scoreSubscriber(subscriber, end, config); // the score alone: recommendations are not charted
       const cents = monthlyValueCents(subscriber);

@@ -4,7 +4,7 @@
  * indexes over the entries. The store wraps it in the async port; keeping every operation
  * synchronous here is what makes each one atomic.
  */
-import { applyEvent, configFingerprint, foldCountedEvents, identityIdsOf, materializeAtRisk, reKeyToReceiver, recordActivity, timelinePage, transferOf } from '@tenure/core';
+import { applyEvent, configFingerprint, identityIdsOf, materializeAtRisk, reKeyToReceiver, recordActivity, timelinePage, transferOf } from '@tenure/core';
 import type { AtRiskEntry, AtRiskPage, AtRiskQuery, EventPage, TimelineQuery, HandledEvent, OccurrenceHolder, PositionOf, StoreContext, Subscriber, TenureConfig, TransferEvent, TransferOutcome } from '@tenure/core';
 import { AtRiskIndex } from './atRiskIndex.js';
 import type { CustomerEntry } from './customerEntry.js';
@@ -121,7 +121,8 @@ export class CustomerTable {
       this.entries.delete(entry.id);
       this.index.remove(entry);
     }
-    const folded = foldCountedEvents(this.log.chain(lastSeq));
+    let folded: Subscriber | undefined;
+    for (const event of this.log.chain(lastSeq)) folded = applyEvent(folded, event);
     const subscriber = reported === null ? folded! : recordActivity(folded!, reported);
     const entry = this.addEntry(subscriber, lastSeq, reported, ctx);
     this.people.assign(subscriber.customer_id, old.map((entry) => entry.id), ids);
@@ -211,7 +212,8 @@ export class CustomerTable {
 
   /** Folds a customer's stored events and reported activity again, and re-materializes the row. */
   rebuild(entry: CustomerEntry, ctx: StoreContext): void {
-    const subscriber = foldCountedEvents(this.log.chain(entry.lastSeq));
+    let subscriber: Subscriber | undefined;
+    for (const event of this.log.chain(entry.lastSeq)) subscriber = applyEvent(subscriber, event);
     if (subscriber === undefined) return; // every entry has at least one event
     entry.subscriber = entry.reported === null ? subscriber : recordActivity(subscriber, entry.reported);
     this.materialize(entry, ctx);
