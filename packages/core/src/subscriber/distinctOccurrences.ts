@@ -11,7 +11,7 @@
  * `distinctBySets`, the same rules on V8's collections.
  */
 import type { HandledEvent, HandledEventType } from '../events/webhookSchema.js';
-import { countedTransactionOf } from './eventKey.js';
+import { countedTransactionOf, countedTypeCode } from './eventKey.js';
 
 /**
  * The longest probe run accepted before the log is handed to `distinctBySets`. Linear probing at
@@ -97,6 +97,8 @@ export function distinctOccurrences(events: readonly HandledEvent[]): HandledEve
   // Of each first delivery, its occurrence's slot index + 1 (0: it reports none).
   const occurrenceOf = new Int32Array(n);
   let repeated = false;
+  let lastStore: string | undefined;
+  let lastStoreHash = 0;
   for (let i = 0; i < n; i += 1) {
     const event = events[i]!;
     const id = event.id;
@@ -115,9 +117,18 @@ export function distinctOccurrences(events: readonly HandledEvent[]): HandledEve
     if (seen) continue;
     ids[slot] = i + 1;
     ids[slot + 1] = idHash;
-    const txn = countedTransactionOf(event);
-    if (txn !== undefined) {
-      const occurrenceHash = spread(hashText(storeOf(event), hashText(event.type, hashText(txn, FNV_OFFSET) ^ 0x3a)));
+    // `countedTransactionOf`, with the type's number kept for the hash.
+    const typeCode = countedTypeCode(event.type);
+    const txn = event.transaction_id;
+    if (typeCode !== 0 && typeof txn === 'string' && txn !== '') {
+      // The type enters the hash as its number and the store as its name's hash, kept from the last
+      // delivery with the same store (a log names one or two): only the transaction is hashed anew.
+      const store = storeOf(event);
+      if (store !== lastStore) {
+        lastStore = store;
+        lastStoreHash = hashText(store, FNV_OFFSET);
+      }
+      const occurrenceHash = spread(Math.imul(Math.imul(hashText(txn, FNV_OFFSET) ^ typeCode, FNV_PRIME) ^ lastStoreHash, FNV_PRIME));
       let o = (occurrenceHash << 1) & wrap;
       probes = 0;
       for (let at = occurrences[o]!; at !== 0; at = occurrences[o]!) {

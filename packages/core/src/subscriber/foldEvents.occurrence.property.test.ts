@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HandledEvent } from '../events/webhookSchema.js';
 import { distinctEventsArb } from '../testing/index.js';
-import { countedTransactionOf, occurrenceKeyOf, occurrenceStoreOf, transactionOccurrenceOf } from './eventKey.js';
+import { countedTransactionOf, countedTypeCode, EVENT_PRECEDENCE, isCountedPerTransaction, occurrenceKeyOf, occurrenceStoreOf, transactionOccurrenceOf } from './eventKey.js';
 import { distinctOccurrences } from './distinctOccurrences.js';
 import { foldEvents, foldEventsByCustomer } from './foldEvents.js';
 
@@ -28,6 +28,14 @@ const shuffle = <T>(items: readonly T[], seed: number): T[] =>
   items.map((e, i) => ({ e, k: Math.imul(i + 1, seed | 1) >>> 0 })).sort((a, b) => a.k - b.k).map(({ e }) => e);
 
 describe('occurrences (per-transaction dedupe)', () => {
+  it('numbers exactly the four counted types, each with a number of its own (the type in the occurrence hash)', () => {
+    const types = Object.keys(EVENT_PRECEDENCE) as (keyof typeof EVENT_PRECEDENCE)[];
+    const counted = types.filter((type) => countedTypeCode(type) !== 0);
+    expect(counted.sort()).toEqual(['BILLING_ISSUE', 'INITIAL_PURCHASE', 'NON_RENEWING_PURCHASE', 'RENEWAL']);
+    expect(new Set(counted.map(countedTypeCode)).size).toBe(4);
+    for (const type of types) expect(isCountedPerTransaction(type)).toBe(counted.includes(type));
+  });
+
   it('keys purchases, renewals, one-time purchases and billing failures by store and transaction, everything else by id', () => {
     const base = { id: 'rc-1', transaction_id: 'al2', store: 'APP_STORE' };
     expect(occurrenceKeyOf({ ...base, type: 'RENEWAL' })).toBe('RENEWAL:APP_STORE:al2');
