@@ -117,10 +117,8 @@ export function distinctOccurrences(events: readonly HandledEvent[]): HandledEve
     if (seen) continue;
     ids[slot] = i + 1;
     ids[slot + 1] = idHash;
-    // `countedTransactionOf`, with the type's number kept for the hash.
-    const typeCode = countedTypeCode(event.type);
-    const txn = event.transaction_id;
-    if (typeCode !== 0 && typeof txn === 'string' && txn !== '') {
+    const txn = countedTransactionOf(event);
+    if (txn !== undefined) {
       // The type enters the hash as its number and the store as its name's hash, kept from the last
       // delivery with the same store (a log names one or two): only the transaction is hashed anew.
       const store = storeOf(event);
@@ -128,7 +126,7 @@ export function distinctOccurrences(events: readonly HandledEvent[]): HandledEve
         lastStore = store;
         lastStoreHash = hashText(store, FNV_OFFSET);
       }
-      const occurrenceHash = spread(Math.imul(Math.imul(hashText(txn, FNV_OFFSET) ^ typeCode, FNV_PRIME) ^ lastStoreHash, FNV_PRIME));
+      const occurrenceHash = spread(Math.imul(Math.imul(hashText(txn, FNV_OFFSET) ^ countedTypeCode(event.type), FNV_PRIME) ^ lastStoreHash, FNV_PRIME));
       let o = (occurrenceHash << 1) & wrap;
       probes = 0;
       for (let at = occurrences[o]!; at !== 0; at = occurrences[o]!) {
