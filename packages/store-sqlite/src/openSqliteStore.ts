@@ -39,6 +39,7 @@ import { DEFAULT_BUSY_TIMEOUT_MS, isMemory, openDatabase } from './internal/open
 import { rowParams } from './internal/rowMapping.js';
 import { createSqliteCheckpoints } from './internal/sqliteCheckpoints.js';
 import { createSqliteDispatchLog } from './internal/sqliteDispatchLog.js';
+import { pageCacheSizer } from './internal/pageCache.js';
 import { startCheckpointer } from './internal/startCheckpointer.js';
 import { createDeliveryMemo, MEMO_IDS, remember } from './internal/deliveryMemo.js';
 import { prepareStatements, type StoredSubscriber } from './internal/statements.js';
@@ -370,7 +371,17 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     });
   };
   let closed = false;
-  const stopCheckpointer = isMemory(path) ? async () => undefined : startCheckpointer(db, path, busyTimeoutMs, deliveries);
+  // The page cache follows the file as it grows (pageCache.ts); the checkpointer's release, after
+  // each time the WAL starts over, comes often enough under writes and never inside a transaction.
+  const sizePageCache = pageCacheSizer(db);
+  const commitHold = {
+    hold: () => deliveries.hold(),
+    release: () => {
+      deliveries.release();
+      sizePageCache();
+    },
+  };
+  const stopCheckpointer = isMemory(path) ? async () => undefined : startCheckpointer(db, path, busyTimeoutMs, commitHold);
   return {
     kind: `sqlite:${path}`,
     path,

@@ -3,12 +3,10 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate, SchemaVersionError } from './migrations.js';
+import { pageCacheSizer } from './pageCache.js';
 
 /** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-
-/** Page cache per connection, in KiB (negative cache_size): enough for the hot index pages, small next to the 250 MB budget. */
-const CACHE_KIB = 64 * 1024;
 
 /** Whether the path names SQLite's in-memory database (no file, no WAL). */
 export const isMemory = (path: string): boolean => path === ':memory:' || path === '';
@@ -40,8 +38,10 @@ export function openDatabase(path: string, busyTimeoutMs: number): Database.Data
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = OFF');
-    db.pragma(`cache_size = -${CACHE_KIB}`);
     migrate(db, path);
+    // The page cache follows the file's size (pageCache.ts: SQLite walks the whole cache after most
+    // commits to a file under 1 GiB, so a small file gets a small cache).
+    pageCacheSizer(db)();
     return db;
   } catch (error) {
     db?.close();
