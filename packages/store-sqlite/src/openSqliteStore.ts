@@ -371,9 +371,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     });
   };
   let closed = false;
-  // The page cache follows the file as it grows (pageCache.ts); the checkpointer's release, after
-  // each time the WAL starts over, comes often enough under writes and never inside a transaction.
+  // The page cache follows the file's size (pageCache.ts: SQLite walks the whole cache after most
+  // commits to a file under 1 GiB): set now, and again at each of the checkpointer's releases, which
+  // come after each time the WAL starts over (often enough under writes, never inside a transaction).
   const sizePageCache = pageCacheSizer(db);
+  sizePageCache();
   const commitHold = {
     hold: () => deliveries.hold(),
     release: () => {

@@ -3,7 +3,6 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate, SchemaVersionError } from './migrations.js';
-import { pageCacheSizer } from './pageCache.js';
 
 /** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -39,9 +38,6 @@ export function openDatabase(path: string, busyTimeoutMs: number): Database.Data
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = OFF');
     migrate(db, path);
-    // The page cache follows the file's size (pageCache.ts: SQLite walks the whole cache after most
-    // commits to a file under 1 GiB, so a small file gets a small cache).
-    pageCacheSizer(db)();
     return db;
   } catch (error) {
     db?.close();

@@ -48,11 +48,12 @@ export function pageCacheKib(pages: number, pageSize: number): number {
  * open and whenever the WAL checkpointer lets commits go, so the cache follows the file's growth).
  */
 export function pageCacheSizer(db: Database.Database): () => void {
+  // Fixed once the file has a page (in WAL mode it can never change).
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
   let set = 0;
   return () => {
     if (!db.open) return;
     const pages = db.pragma('page_count', { simple: true }) as number;
-    const pageSize = db.pragma('page_size', { simple: true }) as number;
     const kib = pageCacheKib(pages, pageSize);
     if (kib === set) return;
     db.pragma(`cache_size = -${kib}`);
