@@ -12,7 +12,7 @@ import { DEFAULT_CONFIG, compareIds, identityIdsOf, type HandledEvent, type Stor
 import { describe, expect, it } from 'vitest';
 import { customerArb, eventSpecArb } from './modelContract.js';
 import { eventOf, type EventSpec } from './storeCommands.js';
-import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
+import { propertyParameters, withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
 import { CUSTOMER_IDS, DAY_MS, T0, buildEvent, collect, listAll } from './storeFixtures.js';
 import { transferEvent } from './transferContract.js';
 
@@ -124,7 +124,7 @@ export function describeImportContract(factory: StoreFactory, options: ResolvedC
         );
       const { reset } = factory;
       if (reset === undefined) {
-        await fc.assert(property(withTwoStores(factory)), { numRuns: options.numRuns });
+        await fc.assert(property(withTwoStores(factory)), propertyParameters(options));
         return;
       }
       await withTwoStores(factory)(async (a, b) => {
@@ -134,7 +134,7 @@ export function describeImportContract(factory: StoreFactory, options: ResolvedC
             await reset(b);
             await run(a, b);
           }),
-          { numRuns: options.numRuns },
+          propertyParameters(options),
         );
       });
     });

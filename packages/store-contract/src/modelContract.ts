@@ -34,7 +34,7 @@ import {
 import { emptyModel } from './storeModel.js';
 import { TransferCommand } from './transferCommand.js';
 import { EventsOfCommand } from './timelineCommand.js';
-import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
+import { propertyParameters, withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
 import { CUSTOMER_IDS, DAY_MS, HOUR_MS, T0, type EventFields } from './storeFixtures.js';
 
 /**
@@ -196,7 +196,7 @@ async function runModel(factory: StoreFactory, configs: readonly TenureConfig[],
           await factory.cleanup?.(store);
         },
       ),
-      { numRuns: options.numRuns },
+      propertyParameters(options),
     );
     return;
   }
@@ -210,7 +210,7 @@ async function runModel(factory: StoreFactory, configs: readonly TenureConfig[],
         },
         async () => {},
       ),
-      { numRuns: options.numRuns },
+      propertyParameters(options),
     );
   });
 }

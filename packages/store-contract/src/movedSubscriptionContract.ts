@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { DEFAULT_CONFIG, foldEvents, reKeyToReceiver, type HandledEvent, type HandledEventType, type StoreContext, type SubscriberStore } from '@tenure/core';
 import { describe, expect, it } from 'vitest';
 import { expectAtRiskPage } from './atRiskReference.js';
-import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
+import { propertyParameters, withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
 import { DAY_MS, T0, buildEvent, collect, listAll } from './storeFixtures.js';
 import { transferEvent } from './transferContract.js';
 
@@ -132,7 +132,7 @@ export function describeMovedSubscriptionContract(factory: StoreFactory, options
             expect(senderEvents.map((e) => e.id).sort()).toEqual(stays.map((e) => e.id).sort());
           }),
         ),
-        { numRuns: Math.min(options.numRuns, 25) },
+        propertyParameters(options, Math.min(options.numRuns, 25)),
       );
     });
   });

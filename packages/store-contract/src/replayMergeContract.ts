@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAtRiskPage } from './atRiskReference.js';
 import { eventSpecArb } from './modelContract.js';
 import { eventOf } from './storeCommands.js';
-import { withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
+import { propertyParameters, withStore, type ResolvedContractOptions, type StoreFactory } from './storeFactory.js';
 import { CUSTOMER_IDS, DAY_MS, T0, buildEvent, collect, listAll } from './storeFixtures.js';
 
 const ctx: StoreContext = { now: T0 + 40 * DAY_MS, config: DEFAULT_CONFIG };
@@ -79,7 +79,7 @@ export function describeReplayMergeContract(factory: StoreFactory, options: Reso
             await expectSameAsFresh(factory, store, activity);
           }),
         ),
-        { numRuns: Math.min(options.numRuns, 15) },
+        propertyParameters(options, Math.min(options.numRuns, 15)),
       );
     });
   });

@@ -56,6 +56,20 @@ export const resolveContractOptions = (options: StoreContractOptions = {}): Reso
 });
 
 /**
+ * fast-check's parameters for one of the suite's properties: `numRuns` runs, each run failed (and
+ * then shrunk) when it takes a third of the test's timeout, and the whole property stopped at four
+ * fifths of it with what it found. A run that never settles, or a shrink that outlasts the test,
+ * then fails with fast-check's report (seed, path, the counterexample so far) instead of a bare
+ * test timeout that tells nothing of the inputs (one PostgreSQL run timed out so in CI, 2026-12-02).
+ */
+export const propertyParameters = (options: ResolvedContractOptions, numRuns = options.numRuns) => ({
+  numRuns,
+  timeout: Math.round(options.timeoutMs / 3),
+  interruptAfterTimeLimit: Math.round(options.timeoutMs * 0.8),
+  markInterruptAsFailure: true,
+});
+
+/**
  * Given a factory and a body, opens a store, runs the body with it, then closes and cleans up,
  * also when the body throws.
  *
