@@ -101,6 +101,40 @@ describe('a spilled history', () => {
     );
   });
 
+  it('gives each customer its own reports in code point order, passing those of customers without events', async () => {
+    // The spill walks customers in SQLite's order (UTF-8 bytes: code point order, where JavaScript's
+    // `<` puts an astral id before U+E000); each gets its own reports, and the reports of ids without
+    // events (between them in one order or the other) go to no one. A walk of the reports merged
+    // with the events' was measured (2026-12-02: 155 ms less of a 14 s run at 120 k customers) and not
+    // kept; this holds whichever way the reports are read.
+    const ids = ['cus_a', '\uE000cus', '\uFFFDcus', '\u{1F600}cus'];
+    const base = generateHistory(ids.length, 11).filter((r) => r.kind === 'event');
+    const records: StoredRecord[] = [];
+    for (const r of base) {
+      if (r.kind !== 'event') continue;
+      const c = Number(/_(\d+)$/.exec(r.event.app_user_id)![1]);
+      records.push({ kind: 'event', event: { ...r.event, app_user_id: ids[c]!, original_app_user_id: ids[c]!, aliases: [ids[c]!] } });
+    }
+    const T = records[0]!.kind === 'event' ? records[0]!.event.event_timestamp_ms : 0;
+    const reports: Record<string, number[]> = { cus_a: [5, 1], '\u{1F600}cus': [3, 3, 2], '\uF000': [4], '\u{1F000}': [6], zzz: [7] };
+    for (const [customer, ats] of Object.entries(reports)) for (const at of ats) records.push({ kind: 'activity', customer_id: customer, at: T + at * DAY });
+    const file = join(dir, 'unicode.ndjson');
+    writeFileSync(file, records.map((r) => JSON.stringify(toExportLine(r))).join('\n') + '\n');
+    const spilled = await spillHistory(file, 'ndjson');
+    if (!spilled.ok) throw new Error(spilled.error);
+    try {
+      const walked = [...spilled.value.history.customers].map((c) => [c.events[0]!.app_user_id, c.activity]);
+      expect(walked).toEqual([
+        ['cus_a', [T + DAY, T + 5 * DAY]],
+        ['\uE000cus', []],
+        ['\uFFFDcus', []],
+        ['\u{1F600}cus', [T + 2 * DAY, T + 3 * DAY]],
+      ]);
+    } finally {
+      spilled.value.close();
+    }
+  });
+
   it('removes its temporary file when closed', async () => {
     const file = join(dir, 'small.ndjson');
     writeFileSync(file, generateHistory(5, 3).map((r) => JSON.stringify(toExportLine(r))).join('\n') + '\n');
