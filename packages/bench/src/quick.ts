@@ -42,7 +42,9 @@ const HTTP_WARMUP_SECONDS = 1;
 const HTTP_SECONDS = 3;
 const V1_CUSTOMERS = 2_000;
 const V1_ROUNDS = 2;
-const V1_SECONDS = 2;
+// The v1 row's figure sits at twice its goal (0.54–0.72 × against 0.3 ×), so short rounds read it well enough.
+const V1_SECONDS = 1.5;
+const V1_WARMUP_SECONDS = 0.5;
 
 interface Row {
   measure: string;
@@ -189,12 +191,12 @@ async function ingestRows(): Promise<Row[]> {
 
 /** API v1 customer info to a bare server answering one stored body. */
 async function v1Row(): Promise<Row> {
-  const ratio = await runV1Bench({ customers: V1_CUSTOMERS, rounds: V1_ROUNDS, seconds: V1_SECONDS, warmupSeconds: 1 });
+  const ratio = await runV1Bench({ customers: V1_CUSTOMERS, rounds: V1_ROUNDS, seconds: V1_SECONDS, warmupSeconds: V1_WARMUP_SECONDS });
   return ratioRow(
     'GET /v1/subscribers/{id} ÷ bare node:http (issue #20)',
     ratio,
     0.3,
-    `${V1_CUSTOMERS.toLocaleString('en')} customers, median of ${V1_ROUNDS} alternated rounds of ${V1_SECONDS} s (full: 10,000, 3 of 5 s)`,
+    `${V1_CUSTOMERS.toLocaleString('en')} customers, ${V1_WARMUP_SECONDS} s warm-up, median of ${V1_ROUNDS} alternated rounds of ${V1_SECONDS} s (full: 10,000, 3 of 5 s)`,
   );
 }
 
