@@ -25,6 +25,25 @@ export interface SpilledHistory {
   close(): void;
 }
 
+/** Repeated values read per query: a file imported twice repeats every id, more than memory holds at millions of events. */
+const REPEATS_PAGE = 1_000;
+
+/**
+ * Calls `each` with every value of `column` held by two or more events, a page at a time in the
+ * column's order (each page's calls in one transaction), so no list of them is held whole.
+ * `condition` is the column with any condition of its partial index, compared to the page's start.
+ */
+function forEachRepeated(db: Database.Database, column: 'id' | 'occurrence', condition: string, each: (value: string) => void): void {
+  const page = db.prepare(`SELECT ${column} FROM events WHERE ${condition} > ? GROUP BY ${column} HAVING COUNT(*) > 1 ORDER BY ${column} LIMIT ${REPEATS_PAGE}`).pluck();
+  const run = db.transaction((values: string[]) => values.forEach(each));
+  for (let after = ''; ; ) {
+    const values = page.all(after) as string[];
+    run(values);
+    if (values.length < REPEATS_PAGE) return;
+    after = values[values.length - 1]!;
+  }
+}
+
 /** Removes the temporary files of runs whose process is gone (a run stopped by a signal cannot remove its own). */
 function removeOrphans(dir: string): void {
   let names: string[];
@@ -74,7 +93,7 @@ export async function spillHistory(path: string, format: ImportFormat, onProgres
     db.pragma('cache_size = -32768');
     // No unique index on `id` while loading: every event is stored, and later deliveries of an id are
     // dropped once the file is read (below). A unique index kept during the load costs a random B-tree
-    // insert per event: half the load's time (412 k events, 5.0 → 2.4 s; bench README 2026-12-02).
+    // insert per event: half the load's time (412 k events, 5.0 → 2.4 s; docs/backtesting.md, cost at scale).
     db.exec(`CREATE TABLE events (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, customer TEXT NOT NULL, at INTEGER NOT NULL, occurrence TEXT, body TEXT NOT NULL);
              CREATE TABLE activity (customer TEXT NOT NULL, at INTEGER NOT NULL)`);
     const insertEvent = db.prepare('INSERT INTO events (id, customer, at, occurrence, body) VALUES (?, ?, ?, ?, ?)');
@@ -117,23 +136,17 @@ export async function spillHistory(path: string, format: ImportFormat, onProgres
     // Of the deliveries of one event id, the first in the file (the smallest seq), as the core keeps it;
     // the index is built once, by sorting, after the load.
     db.exec('CREATE INDEX events_id ON events (id, seq)');
-    const redelivered = db.prepare('SELECT id FROM events GROUP BY id HAVING COUNT(*) > 1').pluck().all() as string[];
     const laterDeliveries = db.prepare('DELETE FROM events WHERE id = ? AND seq > (SELECT MIN(seq) FROM events WHERE id = ?)');
-    db.transaction(() => {
-      for (const id of redelivered) laterDeliveries.run(id, id);
-    })();
+    forEachRepeated(db, 'id', 'id', (id) => laterDeliveries.run(id, id));
     // Of the deliveries of one transaction occurrence, the smallest id (code unit order, as the core chooses).
     db.exec('CREATE INDEX events_occurrence ON events (occurrence) WHERE occurrence IS NOT NULL');
     const deliveries = db.prepare('SELECT seq, id FROM events WHERE occurrence = ?');
     const drop = db.prepare('DELETE FROM events WHERE seq = ?');
-    const repeated = db.prepare('SELECT occurrence FROM events WHERE occurrence IS NOT NULL GROUP BY occurrence HAVING COUNT(*) > 1').pluck().all() as string[];
-    db.transaction(() => {
-      for (const occurrence of repeated) {
-        const rows = deliveries.all(occurrence) as { seq: number; id: string }[];
-        const chosen = rows.reduce((a, b) => (b.id < a.id ? b : a));
-        for (const row of rows) if (row !== chosen) drop.run(row.seq);
-      }
-    })();
+    forEachRepeated(db, 'occurrence', 'occurrence IS NOT NULL AND occurrence', (occurrence) => {
+      const rows = deliveries.all(occurrence) as { seq: number; id: string }[];
+      const chosen = rows.reduce((a, b) => (b.id < a.id ? b : a));
+      for (const row of rows) if (row !== chosen) drop.run(row.seq);
+    });
     db.exec('CREATE INDEX events_walk ON events (customer, at, seq); CREATE INDEX activity_walk ON activity (customer, at)');
     const events = db.prepare('SELECT COUNT(*) FROM events').pluck().get() as number;
     const customers = db.prepare('SELECT COUNT(DISTINCT customer) FROM events').pluck().get() as number;

@@ -101,6 +101,32 @@ describe('a spilled history', () => {
     );
   });
 
+  it('drops the repeats of a history imported twice and again under new ids, a page of repeated values at a time', async () => {
+    // More repeated ids and transaction occurrences than one page of them (1,000): every event
+    // delivered twice, and each again under another id (one transaction occurrence, two ids).
+    const records = generateHistory(500, 5);
+    const events = records.flatMap((r) => (r.kind === 'event' ? [r.event] : []));
+    expect(events.length).toBeGreaterThan(1_000);
+    const again: StoredRecord[] = events.map((event) => ({ kind: 'event', event: { ...event, id: `${event.id}-again` } }));
+    const all = [...records, ...records, ...again];
+    const file = join(dir, 'twice.ndjson');
+    writeFileSync(file, all.map((r) => JSON.stringify(toExportLine(r))).join('\n') + '\n');
+    const inMemory = await readHistory(file, 'ndjson');
+    if (!inMemory.ok) throw new Error(inMemory.error);
+    const spilled = await spillHistory(file, 'ndjson');
+    if (!spilled.ok) throw new Error(spilled.error);
+    try {
+      const options = { step_ms: 14 * DAY, horizon_ms: 30 * DAY };
+      expect(backtestHistory(spilled.value.history, options)).toEqual(backtest(inMemory.value.records, options));
+      // Every exact repeat is dropped; of each event and its copy under a new id, one is kept when the
+      // transaction is counted once (purchases, renewals, billing failures), both otherwise.
+      expect(spilled.value.history.summary.events).toBeLessThan(events.length * 2);
+      expect(spilled.value.history.summary.events).toBeGreaterThanOrEqual(events.length);
+    } finally {
+      spilled.value.close();
+    }
+  });
+
   it('gives each customer its own reports in code point order, passing those of customers without events', async () => {
     // The spill walks customers in SQLite's order (UTF-8 bytes: code point order, where JavaScript's
     // `<` puts an astral id before U+E000); each gets its own reports, and the reports of ids without
