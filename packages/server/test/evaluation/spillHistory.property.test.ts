@@ -19,6 +19,17 @@ const dir = mkdtempSync(join(tmpdir(), 'tenure-spill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
+/** Writes `records` as an NDJSON history file and reads it both ways: in memory, and spilled (close it when done). */
+async function readBothWays(records: readonly StoredRecord[]) {
+  const file = join(dir, `history-${++n}.ndjson`);
+  writeFileSync(file, records.map((r) => JSON.stringify(toExportLine(r))).join('\n') + '\n');
+  const inMemory = await readHistory(file, 'ndjson');
+  if (!inMemory.ok) throw new Error(inMemory.error);
+  const spilled = await spillHistory(file, 'ndjson');
+  if (!spilled.ok) throw new Error(spilled.error);
+  return { inMemory: inMemory.value, spilled: spilled.value };
+}
+
 /** Repeats of every kind, drawn from the records by index. */
 const repeatArb = fc.record({
   kind: fc.constantFrom('redelivered', 'other_customer', 'occurrence', 'occurrence_other_customer', 'occurrence_other_store', 'activity_again', 'orphan_activity'),
@@ -52,19 +63,14 @@ describe('a spilled history', () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 5, max: 40 }), fc.integer({ min: 1, max: 1000 }), fc.array(repeatArb, { maxLength: 30 }), fc.integer(), async (customers, seed, repeats, shuffle) => {
         const records = withRepeats(generateHistory(customers, seed), repeats, shuffle);
-        const file = join(dir, `history-${++n}.ndjson`);
-        writeFileSync(file, records.map((r) => JSON.stringify(toExportLine(r))).join('\n') + '\n');
-        const inMemory = await readHistory(file, 'ndjson');
-        if (!inMemory.ok) throw new Error(inMemory.error);
-        const spilled = await spillHistory(file, 'ndjson');
-        if (!spilled.ok) throw new Error(spilled.error);
+        const { inMemory, spilled } = await readBothWays(records);
         try {
           const options = { step_ms: 14 * DAY, horizon_ms: 30 * DAY };
-          const expected = backtest(inMemory.value.records, options);
-          expect(spilled.value.tally).toEqual({ read: inMemory.value.read, rejected: inMemory.value.rejected, rejections: inMemory.value.rejections, ignored: inMemory.value.ignored, unit: inMemory.value.unit, kept: inMemory.value.kept });
-          expect(backtestHistory(spilled.value.history, options)).toEqual(expected);
+          const expected = backtest(inMemory.records, options);
+          expect(spilled.tally).toEqual({ read: inMemory.read, rejected: inMemory.rejected, rejections: inMemory.rejections, ignored: inMemory.ignored, unit: inMemory.unit, kept: inMemory.kept });
+          expect(backtestHistory(spilled.history, options)).toEqual(expected);
         } finally {
-          spilled.value.close();
+          spilled.close();
         }
       }),
       { numRuns: 20 },
@@ -75,26 +81,21 @@ describe('a spilled history', () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 20, max: 60 }), fc.integer({ min: 1, max: 1000 }), fc.array(repeatArb, { maxLength: 20 }), fc.integer(), fc.integer({ min: 1, max: 9 }), async (customers, seed, repeats, shuffle, tuneSeed) => {
         const records = withRepeats(generateHistory(customers, seed), repeats, shuffle);
-        const file = join(dir, `history-${++n}.ndjson`);
-        writeFileSync(file, records.map((r) => JSON.stringify(toExportLine(r))).join('\n') + '\n');
-        const inMemory = await readHistory(file, 'ndjson');
-        if (!inMemory.ok) throw new Error(inMemory.error);
-        const spilled = await spillHistory(file, 'ndjson');
-        if (!spilled.ok) throw new Error(spilled.error);
+        const { inMemory, spilled } = await readBothWays(records);
         try {
           const options = { step_ms: 14 * DAY, horizon_ms: 30 * DAY, holdout: 0.3, seed: tuneSeed, rounds: 2 };
-          const expected = tune(inMemory.value.records, options);
-          const actual = tuneHistory(spilled.value.history, options);
+          const expected = tune(inMemory.records, options);
+          const actual = tuneHistory(spilled.history, options);
           expect(actual).toEqual(expected);
           if (!expected.ok || !actual.ok) return;
           const window = { horizon_ms: 30 * DAY };
           const { training, holdout, candidate } = expected.value;
           // The spilled history iterates again for each judged config.
           for (const config of [candidate, expected.value.config]) {
-            expect(judgeHistory(spilled.value.history, training.cutoffs, holdout.cutoffs, window, config)).toEqual(judgeConfig(inMemory.value.records, training.cutoffs, holdout.cutoffs, window, config));
+            expect(judgeHistory(spilled.history, training.cutoffs, holdout.cutoffs, window, config)).toEqual(judgeConfig(inMemory.records, training.cutoffs, holdout.cutoffs, window, config));
           }
         } finally {
-          spilled.value.close();
+          spilled.close();
         }
       }),
       { numRuns: 12 },
@@ -109,21 +110,16 @@ describe('a spilled history', () => {
     expect(events.length).toBeGreaterThan(1_000);
     const again: StoredRecord[] = events.map((event) => ({ kind: 'event', event: { ...event, id: `${event.id}-again` } }));
     const all = [...records, ...records, ...again];
-    const file = join(dir, 'twice.ndjson');
-    writeFileSync(file, all.map((r) => JSON.stringify(toExportLine(r))).join('\n') + '\n');
-    const inMemory = await readHistory(file, 'ndjson');
-    if (!inMemory.ok) throw new Error(inMemory.error);
-    const spilled = await spillHistory(file, 'ndjson');
-    if (!spilled.ok) throw new Error(spilled.error);
+    const { inMemory, spilled } = await readBothWays(all);
     try {
       const options = { step_ms: 14 * DAY, horizon_ms: 30 * DAY };
-      expect(backtestHistory(spilled.value.history, options)).toEqual(backtest(inMemory.value.records, options));
+      expect(backtestHistory(spilled.history, options)).toEqual(backtest(inMemory.records, options));
       // Every exact repeat is dropped; of each event and its copy under a new id, one is kept when the
       // transaction is counted once (purchases, renewals, billing failures), both otherwise.
-      expect(spilled.value.history.summary.events).toBeLessThan(events.length * 2);
-      expect(spilled.value.history.summary.events).toBeGreaterThanOrEqual(events.length);
+      expect(spilled.history.summary.events).toBeLessThan(events.length * 2);
+      expect(spilled.history.summary.events).toBeGreaterThanOrEqual(events.length);
     } finally {
-      spilled.value.close();
+      spilled.close();
     }
   });
 
@@ -144,12 +140,9 @@ describe('a spilled history', () => {
     const T = records[0]!.kind === 'event' ? records[0]!.event.event_timestamp_ms : 0;
     const reports: Record<string, number[]> = { cus_a: [5, 1], '\u{1F600}cus': [3, 3, 2], '\uF000': [4], '\u{1F000}': [6], zzz: [7] };
     for (const [customer, ats] of Object.entries(reports)) for (const at of ats) records.push({ kind: 'activity', customer_id: customer, at: T + at * DAY });
-    const file = join(dir, 'unicode.ndjson');
-    writeFileSync(file, records.map((r) => JSON.stringify(toExportLine(r))).join('\n') + '\n');
-    const spilled = await spillHistory(file, 'ndjson');
-    if (!spilled.ok) throw new Error(spilled.error);
+    const { spilled } = await readBothWays(records);
     try {
-      const walked = [...spilled.value.history.customers].map((c) => [c.events[0]!.app_user_id, c.activity]);
+      const walked = [...spilled.history.customers].map((c) => [c.events[0]!.app_user_id, c.activity]);
       expect(walked).toEqual([
         ['cus_a', [T + DAY, T + 5 * DAY]],
         ['\uE000cus', []],
@@ -157,7 +150,7 @@ describe('a spilled history', () => {
         ['\u{1F600}cus', [T + 2 * DAY, T + 3 * DAY]],
       ]);
     } finally {
-      spilled.value.close();
+      spilled.close();
     }
   });
 
