@@ -49,8 +49,12 @@ describe.each(['node', 'express'] as const)('GET /metrics of the simulator (%s)'
     expect(sampleValue(await scrape(), 'tenure_sim_clock_seconds')).toBe(T0 / 1000 + 86_400);
   });
 
-  it('counts deliveries to a local webhook receiver and times each attempt', async () => {
+  it('counts deliveries to a local webhook receiver and times each attempt (zero before the first)', async () => {
     await start();
+    const before = await scrape();
+    expect(sampleValue(before, 'tenure_sim_webhook_delivery_duration_seconds_count')).toBe(0);
+    expect(sampleValue(before, 'tenure_sim_webhook_delivery_duration_seconds_bucket', { le: '+Inf' })).toBe(0);
+    expect(before.get(DELIVERIES)?.samples ?? []).toHaveLength(0); // outcomes appear once counted
     await purchase(3);
     await eventually(() => expect(receiver!.received).toHaveLength(3));
     await app.sim.outbox.idle();

@@ -3,7 +3,8 @@
  * both services share. Body reading with a limit, strict UTF-8 and JSON checks, the edge's problems
  * and the formatter each service gives them its envelope with, validation issues to fields,
  * constant-time secret comparison, a request-target parser that never throws, `clientError`
- * answers, graceful shutdown, the setting a failed listen blames, and the static pages both serve from memory. Every export is listed here by hand.
+ * answers, graceful shutdown, the setting a failed listen blames, the static pages both serve from memory, and
+ * Prometheus counters and histograms over fixed label sets that count in typed arrays. Every export is listed here by hand.
  */
 
 // --- Bodies ---
@@ -34,6 +35,12 @@ export { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownServer, onShutdownSignals } from '
 export type { ShutdownOptions, ShutdownReport } from './server/shutdown.js';
 export { listenErrorSetting } from './server/listenError.js';
 export type { ListenSetting } from './server/listenError.js';
+
+// --- Metrics ---
+export { LabelSlots, labelCombinations } from './metrics/labelSlots.js';
+export { SlotCounter, asPromMetric } from './metrics/slotCounter.js';
+export type { CollectableMetric, SampleValue } from './metrics/slotCounter.js';
+export { LATENCY_BUCKETS, SlotHistogram } from './metrics/slotHistogram.js';
 
 // --- Pages ---
 export { PAGE_CSP, createStaticPage, trailingSlashLocation } from './static/staticPage.js';

@@ -43,7 +43,8 @@ export interface DeliveryAttempt {
  * that failed and will be retried (`retried`), a last failed attempt (`failed`), an event the drop
  * fault discarded (`dropped`), or a duplicate the duplicate fault sent (`duplicate`).
  */
-export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'dropped' | 'duplicate';
+export const DELIVERY_OUTCOMES = ['delivered', 'retried', 'failed', 'dropped', 'duplicate'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** Told each delivery step's outcome and, for an attempt, its duration in ms (null for a drop). */
 export type DeliveryObserver = (outcome: DeliveryOutcome, durationMs: number | null) => void;

@@ -4,9 +4,9 @@
  * duration, the virtual clock, API requests by route pattern and status, and rate-limited answers
  * by domain. Names and labels: docs/operations.md.
  */
+import { SlotCounter, SlotHistogram, asPromMetric } from '@tenure/http-edge';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { DeliveryOutcome } from '../delivery/createOutbox.js';
-import { CountedHistogram } from './countedHistogram.js';
+import { DELIVERY_OUTCOMES } from '../delivery/createOutbox.js';
 import type { RateDomain } from '../http/rateLimit/rateLimits.js';
 import type { BillingSimulator } from '../simulator/createSimulator.js';
 
@@ -26,9 +26,9 @@ export interface SimMetrics {
 }
 
 /**
- * Given a simulator, returns its metrics and starts counting its webhook deliveries. Counting is
- * plain prom-client counters; the registry and prom-client's default process metrics are set up on
- * the first scrape. Impure (observes the simulator's outbox).
+ * Given a simulator, returns its metrics and starts counting its webhook deliveries (in typed
+ * arrays; API requests in prom-client counters, one per request); the registry and prom-client's
+ * default process metrics are set up on the first scrape. Impure (observes the simulator's outbox).
  *
  * @example
  * const metrics = createSimMetrics(sim);
@@ -36,25 +36,25 @@ export interface SimMetrics {
  */
 export function createSimMetrics(sim: BillingSimulator): SimMetrics {
   // Created unregistered: they count from the start, and join a registry on the first scrape.
-  // Deliveries are counted in plain numbers, read into prom-client at each scrape: a month of the
-  // simulator delivers hundreds of thousands of events, and prom-client's `inc` and `observe` check
-  // and hash labels at every call (~400 ns an event together; docs/operations.md).
-  const byOutcome = new Map<DeliveryOutcome, number>();
-  const deliveries = new Counter({
-    name: 'tenure_sim_webhook_deliveries_total',
-    help: 'Webhook delivery steps by outcome: delivered (200), retried (failed, will retry), failed (last attempt failed), dropped (drop fault), duplicate (duplicate fault).',
-    labelNames: ['outcome'],
-    registers: [],
-    collect() {
-      this.reset();
-      for (const [outcome, n] of byOutcome) this.inc({ outcome }, n);
-    },
-  });
-  const duration = new CountedHistogram({
-    name: 'tenure_sim_webhook_delivery_duration_seconds',
-    help: 'Duration of each webhook delivery attempt in seconds (the delivery log’s duration_ms).',
-    buckets: DELIVERY_BUCKETS,
-  });
+  // Deliveries are counted in typed arrays and read into the exposition at each scrape
+  // (@tenure/http-edge's slot metrics, as the retention service counts): a month of the simulator
+  // delivers hundreds of thousands of events, and prom-client's `inc` and `observe` check and hash
+  // labels at every call (~400 ns an event together; docs/operations.md).
+  const deliveries = new SlotCounter(
+    'tenure_sim_webhook_deliveries_total',
+    'Webhook delivery steps by outcome: delivered (200), retried (failed, will retry), failed (last attempt failed), dropped (drop fault), duplicate (duplicate fault).',
+    ['outcome'],
+    [DELIVERY_OUTCOMES],
+  );
+  const outcomeSlot = new Map(DELIVERY_OUTCOMES.map((outcome, i) => [outcome, deliveries.slot(i)]));
+  // No labels: its one series is listed from the start, zero buckets before the first delivery.
+  const duration = new SlotHistogram(
+    'tenure_sim_webhook_delivery_duration_seconds',
+    'Duration of each webhook delivery attempt in seconds (the delivery log’s duration_ms).',
+    [],
+    [],
+    DELIVERY_BUCKETS,
+  );
   const requests = new Counter({
     name: 'tenure_sim_http_requests_total',
     help: 'API v2 and /sim requests by method, route pattern (other when none matched) and status.',
@@ -68,16 +68,16 @@ export function createSimMetrics(sim: BillingSimulator): SimMetrics {
     registers: [],
   });
   sim.outbox.observe((outcome, durationMs) => {
-    byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
-    if (durationMs !== null) duration.record(durationMs / 1000);
+    deliveries.add(outcomeSlot.get(outcome)!);
+    if (durationMs !== null) duration.observe(0, durationMs / 1000);
   });
 
   let registry: Registry | undefined;
   const build = (): Registry => {
     const r = new Registry();
     collectDefaultMetrics({ register: r });
-    r.registerMetric(deliveries);
-    r.registerMetric(duration);
+    r.registerMetric(asPromMetric(deliveries));
+    r.registerMetric(asPromMetric(duration));
     r.registerMetric(requests);
     r.registerMetric(limited);
     new Gauge({

@@ -5,12 +5,11 @@
  * labels and meanings: docs/operations.md.
  */
 import { ACTIONS, RISK_BANDS, SUBSCRIBER_STATES, type Action, type DeliveryChannel, type RiskBand, type SubscriberState, type StoreContext, type SubscriberStore } from '@tenure/core';
+import { SlotCounter, SlotHistogram, asPromMetric } from '@tenure/http-edge';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { DISPATCH_OUTCOMES, type DispatchOutcome } from '../dispatch/dispatchLog.js';
 import { OFFER_OUTCOMES, type OfferOutcome } from '../offers/offerOutcome.js';
 import { ROUTE_LABELS, STATUS_CLASSES, statusClassIndex } from './routeLabel.js';
-import { asPromMetric, SlotCounter } from './slotCounter.js';
-import { SlotHistogram } from './slotHistogram.js';
 import { WEBHOOK_OUTCOMES, WEBHOOK_TYPE_LABELS, webhookOutcomeIndex, webhookTypeIndex, type WebhookOutcome } from './webhookLabels.js';
 
 /** The stores a webhook event goes to: `environment` label values of `tenure_duplicate_transactions_other_customer_total`. */

@@ -6,6 +6,7 @@
  * nothing, which matters on the webhook path (about 100 µs of CPU per request in total).
  */
 import type { Metric } from 'prom-client';
+import { LabelSlots } from './labelSlots.js';
 
 /** One sample in the shape prom-client's registry formats. */
 export interface SampleValue {
@@ -23,19 +24,11 @@ export interface CollectableMetric {
   reset(): void;
 }
 
-/** Every combination of the label values, in slot order (the last label varies fastest). */
-export function labelCombinations(names: readonly string[], values: readonly (readonly string[])[]): Record<string, string>[] {
-  let combos: Record<string, string>[] = [{}];
-  names.forEach((name, i) => {
-    combos = combos.flatMap((combo) => (values[i] ?? []).map((value) => ({ ...combo, [name]: value })));
-  });
-  return combos;
-}
-
 /**
  * A counter whose label values are all known up front. `slot(...positions)` gives the index of a
  * combination (compute it once, or from small lookup tables); `add(slot)` counts. A scrape lists
- * the combinations counted at least once, so unused ones do not become series.
+ * the combinations counted at least once, so unused ones do not become series; a counter without
+ * labels (one slot, 0) always lists its one series, zero included, as prom-client's own does.
  *
  * @example
  * const c = new SlotCounter('tenure_webhooks_received_total', 'Webhooks', ['type', 'outcome'], [['RENEWAL', 'other'], ['applied', 'duplicate']]);
@@ -44,8 +37,7 @@ export function labelCombinations(names: readonly string[], values: readonly (re
 export class SlotCounter implements CollectableMetric {
   readonly type = 'counter' as const;
   private readonly counts: Float64Array;
-  private readonly labelSets: Record<string, string>[];
-  private readonly strides: number[];
+  private readonly slots: LabelSlots;
 
   constructor(
     readonly name: string,
@@ -53,14 +45,13 @@ export class SlotCounter implements CollectableMetric {
     readonly labelNames: readonly string[],
     readonly labelValues: readonly (readonly string[])[],
   ) {
-    this.labelSets = labelCombinations(labelNames, labelValues);
-    this.counts = new Float64Array(this.labelSets.length);
-    this.strides = labelValues.map((_, i) => labelValues.slice(i + 1).reduce((n, v) => n * v.length, 1));
+    this.slots = new LabelSlots(labelNames, labelValues);
+    this.counts = new Float64Array(this.slots.size);
   }
 
   /** The slot of the combination at these positions (one per label, in label order). */
   slot(...positions: number[]): number {
-    return positions.reduce((slot, p, i) => slot + p * (this.strides[i] ?? 0), 0);
+    return this.slots.slot(positions);
   }
 
   /** Adds `n` (default 1) to a slot. */
@@ -70,14 +61,15 @@ export class SlotCounter implements CollectableMetric {
 
   /** The current count of a combination given by label values (tests, summaries). */
   countOf(labels: Record<string, string>): number {
-    const i = this.labelSets.findIndex((set) => this.labelNames.every((name) => set[name] === labels[name]));
+    const i = this.slots.indexOf(labels);
     return i === -1 ? 0 : this.counts[i]!;
   }
 
   async get() {
     const values: SampleValue[] = [];
+    const always = this.slots.listedAlways;
     this.counts.forEach((value, i) => {
-      if (value > 0) values.push({ labels: this.labelSets[i]!, value });
+      if (value > 0 || always) values.push({ labels: this.slots.labels[i]!, value });
     });
     return { name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' as const };
   }

@@ -23,6 +23,13 @@ describe('SlotCounter', () => {
     expect(sampleValue(m, 't_total', { a: 'y', b: '3' })).toBe(3);
     expect(sampleValue(m, 't_total', { a: 'x', b: '1' })).toBe(1);
   });
+
+  it('lists the one series of a counter without labels before it counts, as prom-client does', async () => {
+    const c = new SlotCounter('u_total', 'help', [], []);
+    expect(sampleValue(await expose(c), 'u_total', {})).toBe(0);
+    c.add(c.slot(), 2);
+    expect(sampleValue(await expose(c), 'u_total', {})).toBe(2);
+  });
 });
 
 describe('SlotHistogram', () => {
