@@ -3,8 +3,9 @@
  * of issue #21's table (and issue #20's API v1 row) it runs the full bench's own measuring function
  * at a smaller size or a shorter load, and prints the figure beside its goal with MET or MISS. Each
  * ratio is to a baseline measured in the same run; the two absolute goals (peak RSS, the simulator's
- * month) are measured at a smaller size and scaled linearly to the goal's size, as printed. Timings
- * are not tests: it always exits 0 and is not part of `npm test`.
+ * month) are measured at a smaller size and scaled linearly to the goal's size, as printed. Each row
+ * is printed beside the last run's figure on this machine (`quickHistory.ts`). Timings are not
+ * tests: it always exits 0 and is not part of `npm test`.
  */
 import { performance } from 'node:perf_hooks';
 import type { Transport } from '@tenure/billing-sim';
@@ -20,6 +21,7 @@ import { populationHistory } from './evaluation/populationHistory.js';
 import { mb } from './processUsage.js';
 import { runServerBench } from './server.js';
 import { runMonth } from './sim.js';
+import { currentCommit, lastRunCell, quickHistoryFile, readLastRun, writeLastRun } from './quickHistory.js';
 import { printTable, rate } from './store/latency.js';
 import { syntheticWebhookStrings } from './syntheticEvents.js';
 import { runV1Bench } from './v1.js';
@@ -222,11 +224,18 @@ export async function runQuickBench(): Promise<void> {
     ...(await timed('ingest', ingestRows)),
     await timed('v1', v1Row),
   ];
+  const historyFile = quickHistoryFile();
+  const last = historyFile === null ? undefined : readLastRun(historyFile);
   console.log('');
   printTable(
-    ['measure', 'today', 'goal', ''],
-    rows.map((row) => [row.measure, row.shown, row.goalShown, met(row) ? 'MET' : 'MISS']),
+    ['measure', 'today', 'goal', '', 'last run (change)'],
+    rows.map((row) => [row.measure, row.shown, row.goalShown, met(row) ? 'MET' : 'MISS', lastRunCell(row, last)]),
   );
+  if (last !== undefined) console.log(`\nlast run: ${last.at}${last.commit === null ? '' : ` at ${last.commit}`} (a change within ±10–30 % is often the VM's: rerun before blaming a change)`);
+  if (historyFile !== null) {
+    const commit = currentCommit();
+    writeLastRun(historyFile, { at: new Date().toISOString(), commit, figures: rows.map(({ measure, value, shown }) => ({ measure, value, shown })) });
+  }
   console.log('\nsizes in quick:');
   for (const row of rows) console.log(`  ${row.measure}: ${row.how}`);
   const hits = rows.filter(met).length;
