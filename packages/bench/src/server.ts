@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { machineCpuPercent, machineJiffies } from './http/machineCpu.js';
 import { runTarget, type RunningTarget } from './http/runTarget.js';
 import { startServe } from './http/serveTarget.js';
-import { bodySource, postWebhooks } from './http/webhookLoad.js';
+import { bodySource, postWebhooks, type BodySource } from './http/webhookLoad.js';
 import { benchDatabaseUrl, dropSchema, freshSchemaName, noticeNoPostgres } from './store/benchStores.js';
 import { median, ms, printTable } from './store/latency.js';
 import { syntheticWebhookStrings } from './syntheticEvents.js';
@@ -35,6 +35,19 @@ export interface ServerBenchOptions {
   rounds?: number;
   /** The bodies to post, distinct event ids (by default `BENCH_HTTP_BODIES` synthetic ones, 600 k). */
   bodies?: readonly string[];
+  /**
+   * Start every target once and keep them up through the rounds (`quick`): each is warmed once,
+   * then measured once a round, so short rounds can alternate without paying a start and a warm-up
+   * each. By default each round starts every target afresh (a fresh store per measurement).
+   */
+  keepUp?: boolean;
+}
+
+/** What the bench measured: every round's results (targets in their listed order) and the bars' ratios. */
+export interface ServerBenchResult {
+  rounds: HttpResult[][];
+  /** The median over the rounds of `key`'s req/s ÷ `over`'s in the same round, or undefined when either was not run. */
+  ratio(key: Target['key'], over: Target['key']): number | undefined;
 }
 
 export interface Target {
@@ -100,35 +113,85 @@ function sqliteTarget(): Target {
   };
 }
 
-async function measureTarget(target: Target, bodies: readonly string[], warmupSeconds: number, seconds: number): Promise<HttpResult> {
+/** A target's processes, up and warmed, with the cursor into the bodies it has been sent so far. */
+interface WarmTarget {
+  target: Target;
+  running: RunningTarget[];
+  source: BodySource;
+}
+
+/** Starts a target and loads it for `warmupSeconds` (not measured). */
+async function warmTarget(target: Target, bodies: readonly string[], warmupSeconds: number): Promise<WarmTarget> {
   const running = await target.start();
+  const warm = { target, running, source: bodySource(bodies) };
   try {
-    const urls = running.map((r) => r.url);
-    const source = bodySource(bodies);
-    await postWebhooks(urls, source, { seconds: warmupSeconds, connections: CONNECTIONS });
-    const cpuBefore = running.reduce((n, r) => n + r.cpuMicros(), 0);
-    const machineBefore = machineJiffies();
-    const result = await postWebhooks(urls, source, { seconds, connections: CONNECTIONS });
-    const machineAfter = machineJiffies();
-    const cpu = running.reduce((n, r) => n + r.cpuMicros(), 0) - cpuBefore;
-    return {
-      name: target.name,
-      key: target.key,
-      rps: result.rps,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      cpuMicrosPerRequest: result.completed > 0 ? cpu / result.completed : NaN,
-      machineCpu: machineCpuPercent(machineBefore, machineAfter),
-      failed: result.non2xx + result.errors,
-    };
+    await postWebhooks(running.map((r) => r.url), warm.source, { seconds: warmupSeconds, connections: CONNECTIONS });
+  } catch (error) {
+    await stopTarget(warm);
+    throw error;
+  }
+  return warm;
+}
+
+/** Loads a warm target for `seconds` and reads its rate, latency and CPU; its bodies continue where the last load left them. */
+async function measureWarm({ target, running, source }: WarmTarget, seconds: number): Promise<HttpResult> {
+  const urls = running.map((r) => r.url);
+  const cpuBefore = running.reduce((n, r) => n + r.cpuMicros(), 0);
+  const machineBefore = machineJiffies();
+  const result = await postWebhooks(urls, source, { seconds, connections: CONNECTIONS });
+  const machineAfter = machineJiffies();
+  const cpu = running.reduce((n, r) => n + r.cpuMicros(), 0) - cpuBefore;
+  return {
+    name: target.name,
+    key: target.key,
+    rps: result.rps,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMicrosPerRequest: result.completed > 0 ? cpu / result.completed : NaN,
+    machineCpu: machineCpuPercent(machineBefore, machineAfter),
+    failed: result.non2xx + result.errors,
+  };
+}
+
+async function stopTarget({ target, running }: WarmTarget): Promise<void> {
+  await Promise.all(running.map((r) => r.stop()));
+  await target.cleanup?.();
+}
+
+/** Starts a target afresh, warms it, measures it once and stops it. */
+async function measureTarget(target: Target, bodies: readonly string[], warmupSeconds: number, seconds: number): Promise<HttpResult> {
+  const warm = await warmTarget(target, bodies, warmupSeconds);
+  try {
+    return await measureWarm(warm, seconds);
   } finally {
-    await Promise.all(running.map((r) => r.stop()));
-    await target.cleanup?.();
+    await stopTarget(warm);
+  }
+}
+
+/**
+ * Every target up at once and warmed once, then `roundCount` rounds measuring each in turn, the order
+ * reversed every other round: what `keepUp` asks for. Each target keeps its own stream of bodies
+ * across rounds, so no event id is sent to it twice while the bodies last.
+ */
+async function measureKeptUp(chosen: readonly Target[], bodies: readonly string[], warmupSeconds: number, seconds: number, roundCount: number): Promise<HttpResult[][]> {
+  const warm: WarmTarget[] = [];
+  try {
+    for (const target of chosen) warm.push(await warmTarget(target, bodies, warmupSeconds));
+    const rounds: HttpResult[][] = [];
+    for (let r = 0; r < roundCount; r += 1) {
+      const order = r % 2 === 0 ? warm : [...warm].reverse();
+      const measured = new Map<Target['key'], HttpResult>();
+      for (const w of order) measured.set(w.target.key, await measureWarm(w, seconds));
+      rounds.push(chosen.map((target) => measured.get(target.key)!));
+    }
+    return rounds;
+  } finally {
+    await Promise.all(warm.map(stopTarget));
   }
 }
 
 /** Runs the webhook ingest bench on every target and prints the table and the bars. */
-export async function runServerBench(options: ServerBenchOptions = {}): Promise<HttpResult[]> {
+export async function runServerBench(options: ServerBenchOptions = {}): Promise<ServerBenchResult> {
   const warmupSeconds = options.warmupSeconds ?? Number(process.env['BENCH_WARMUP_SECONDS'] ?? 3);
   const seconds = options.seconds ?? Number(process.env['BENCH_SECONDS'] ?? 10);
   // Distinct event ids, so the service does real work (a repeated id would be a cheap duplicate).
@@ -137,19 +200,23 @@ export async function runServerBench(options: ServerBenchOptions = {}): Promise<
   const wantsPostgres = keys === undefined || keys.some((k) => k.startsWith('postgres'));
   const postgresUrl = wantsPostgres ? benchDatabaseUrl() : undefined;
   const roundCount = Math.max(1, Math.floor(options.rounds ?? Number(process.env['BENCH_SERVER_ROUNDS'] ?? 1)));
+  const keepUp = options.keepUp === true;
   console.log(
-    `\nserver (webhook ingest): ${CONNECTIONS} connections, ${warmupSeconds}s warm-up then ${seconds}s per target, ~1 KB real-format bodies, a fresh store per target` +
+    `\nserver (webhook ingest): ${CONNECTIONS} connections, ${warmupSeconds}s warm-up then ${seconds}s per target, ~1 KB real-format bodies, ` +
+      (keepUp ? 'every target started and warmed once and kept up through the rounds' : 'a fresh store per target') +
       (roundCount > 1 ? `; ${roundCount} rounds, the order reversed every other round, bars on the medians of the rounds' ratios` : ''),
   );
   if (postgresUrl === undefined && wantsPostgres) noticeNoPostgres('server');
   const chosen = targets(postgresUrl).filter((target) => keys === undefined || keys.includes(target.key));
-  const rounds: HttpResult[][] = [];
+  const rounds: HttpResult[][] = keepUp ? await measureKeptUp(chosen, bodies, warmupSeconds, seconds, roundCount) : [];
   for (let r = 0; r < roundCount; r += 1) {
-    const order = r % 2 === 0 ? chosen : [...chosen].reverse();
-    const measured = new Map<Target['key'], HttpResult>();
-    for (const target of order) measured.set(target.key, await measureTarget(target, bodies, warmupSeconds, seconds));
-    // Printed in the targets' order, the baseline first, whatever order they ran in.
-    rounds.push(chosen.map((target) => measured.get(target.key)!));
+    if (!keepUp) {
+      const order = r % 2 === 0 ? chosen : [...chosen].reverse();
+      const measured = new Map<Target['key'], HttpResult>();
+      for (const target of order) measured.set(target.key, await measureTarget(target, bodies, warmupSeconds, seconds));
+      // Printed in the targets' order, the baseline first, whatever order they ran in.
+      rounds.push(chosen.map((target) => measured.get(target.key)!));
+    }
     if (roundCount > 1) console.log(`round ${r + 1} of ${roundCount}${r % 2 === 0 ? '' : ' (order reversed)'}`);
     printRound(rounds[r]!);
   }
@@ -177,7 +244,7 @@ export async function runServerBench(options: ServerBenchOptions = {}): Promise<
     const overBare = ratioOf('postgres2', 'bare');
     bar(rps >= 3000, `two postgres replicas = ${rps.toFixed(0)} events/s (bar 3 000${overBare === undefined ? '' : `; ${shown(overBare)} × node:http`})`);
   }
-  return rounds[rounds.length - 1]!;
+  return { rounds, ratio: (key, over) => ratioOf(key, over)?.median };
 }
 
 /** Prints one round's table, each target's req/s beside the baseline's (the first row). */
