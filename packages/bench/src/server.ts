@@ -169,24 +169,39 @@ async function measureTarget(target: Target, bodies: readonly string[], warmupSe
 }
 
 /**
- * Every target up at once and warmed once, then `roundCount` rounds measuring each in turn, the order
- * reversed every other round: what `keepUp` asks for. Each target keeps its own stream of bodies
- * across rounds, so no event id is sent to it twice while the bodies last.
+ * `roundCount` rounds measuring every target in turn with `measure`, the order reversed every other
+ * round; each round's results in the targets' listed order (the baseline first, whatever order they
+ * ran in), handed to `onRound` as the round ends.
  */
-async function measureKeptUp(chosen: readonly Target[], bodies: readonly string[], warmupSeconds: number, seconds: number, roundCount: number): Promise<HttpResult[][]> {
-  const warm: WarmTarget[] = [];
+async function measureRounds(
+  chosen: readonly Target[],
+  roundCount: number,
+  measure: (target: Target) => Promise<HttpResult>,
+  onRound: (round: HttpResult[], r: number) => void,
+): Promise<HttpResult[][]> {
+  const rounds: HttpResult[][] = [];
+  for (let r = 0; r < roundCount; r += 1) {
+    const order = r % 2 === 0 ? chosen : [...chosen].reverse();
+    const measured = new Map<Target['key'], HttpResult>();
+    for (const target of order) measured.set(target.key, await measure(target));
+    rounds.push(chosen.map((target) => measured.get(target.key)!));
+    onRound(rounds[r]!, r);
+  }
+  return rounds;
+}
+
+/**
+ * Every target started and warmed once (what `keepUp` asks for), `run` given each one's warm
+ * processes, and every target stopped after it, or as soon as one fails to start. Each target keeps
+ * its own stream of bodies across rounds, so no event id is sent to it twice while the bodies last.
+ */
+async function withTargetsUp<T>(chosen: readonly Target[], bodies: readonly string[], warmupSeconds: number, run: (warmOf: (target: Target) => WarmTarget) => Promise<T>): Promise<T> {
+  const warm = new Map<Target['key'], WarmTarget>();
   try {
-    for (const target of chosen) warm.push(await warmTarget(target, bodies, warmupSeconds));
-    const rounds: HttpResult[][] = [];
-    for (let r = 0; r < roundCount; r += 1) {
-      const order = r % 2 === 0 ? warm : [...warm].reverse();
-      const measured = new Map<Target['key'], HttpResult>();
-      for (const w of order) measured.set(w.target.key, await measureWarm(w, seconds));
-      rounds.push(chosen.map((target) => measured.get(target.key)!));
-    }
-    return rounds;
+    for (const target of chosen) warm.set(target.key, await warmTarget(target, bodies, warmupSeconds));
+    return await run((target) => warm.get(target.key)!);
   } finally {
-    await Promise.all(warm.map(stopTarget));
+    await Promise.all([...warm.values()].map(stopTarget));
   }
 }
 
@@ -208,18 +223,13 @@ export async function runServerBench(options: ServerBenchOptions = {}): Promise<
   );
   if (postgresUrl === undefined && wantsPostgres) noticeNoPostgres('server');
   const chosen = targets(postgresUrl).filter((target) => keys === undefined || keys.includes(target.key));
-  const rounds: HttpResult[][] = keepUp ? await measureKeptUp(chosen, bodies, warmupSeconds, seconds, roundCount) : [];
-  for (let r = 0; r < roundCount; r += 1) {
-    if (!keepUp) {
-      const order = r % 2 === 0 ? chosen : [...chosen].reverse();
-      const measured = new Map<Target['key'], HttpResult>();
-      for (const target of order) measured.set(target.key, await measureTarget(target, bodies, warmupSeconds, seconds));
-      // Printed in the targets' order, the baseline first, whatever order they ran in.
-      rounds.push(chosen.map((target) => measured.get(target.key)!));
-    }
+  const printed = (round: HttpResult[], r: number) => {
     if (roundCount > 1) console.log(`round ${r + 1} of ${roundCount}${r % 2 === 0 ? '' : ' (order reversed)'}`);
-    printRound(rounds[r]!);
-  }
+    printRound(round);
+  };
+  const rounds = keepUp
+    ? await withTargetsUp(chosen, bodies, warmupSeconds, (warmOf) => measureRounds(chosen, roundCount, (target) => measureWarm(warmOf(target), seconds), printed))
+    : await measureRounds(chosen, roundCount, (target) => measureTarget(target, bodies, warmupSeconds, seconds), printed);
   // Each bar reads one ratio per round (both sides measured in that round), then their median.
   const ratioOf = (key: Target['key'], over: Target['key']) => {
     const ratios = rounds.flatMap((round) => {
