@@ -57,14 +57,41 @@ const finiteOrNull = (value: number | null | undefined): number | null =>
  * // { price: 9.99, currency: 'EUR', price_in_purchased_currency: 9.49, period_ms: 2_592_000_000, … }
  */
 export function revenueOf(event: ChargeFields, held: SubscriptionRevenue | null = null): SubscriptionRevenue | null {
-  const price = event.price;
+  return revenueFrom(
+    event.price,
+    event.purchased_at_ms,
+    event.expiration_at_ms,
+    event.price_in_purchased_currency,
+    event.currency,
+    event.takehome_percentage,
+    event.store,
+    held,
+  );
+}
+
+/**
+ * `revenueOf` of a charge's fields given one by one: the reducer reads them from the event in its
+ * type's own case and passes them here, so that no object is built per event to carry them (see
+ * `applyCharge`). Pure.
+ *
+ * @example
+ * revenueFrom(9.99, t, t + 30 * DAY_MS, 9.49, 'EUR', 0.7, 'APP_STORE', null)?.period_ms; // 2_592_000_000
+ */
+export function revenueFrom(
+  price: number | null | undefined,
+  start: number | null | undefined,
+  end: number | null | undefined,
+  priceInCurrency: number | null | undefined,
+  currencyCode: string | null | undefined,
+  takehomePercentage: number | null | undefined,
+  storeName: string | null | undefined,
+  held: SubscriptionRevenue | null,
+): SubscriptionRevenue | null {
   if (typeof price !== 'number' || !(price > 0) || price > MAX_PRICE_USD) return null;
-  const start = event.purchased_at_ms;
-  const end = event.expiration_at_ms;
-  const inCurrency = finiteOrNull(event.price_in_purchased_currency);
-  const currency = event.currency ?? null;
-  const takehome = finiteOrNull(event.takehome_percentage);
-  const store = event.store ?? null;
+  const inCurrency = finiteOrNull(priceInCurrency);
+  const currency = currencyCode ?? null;
+  const takehome = finiteOrNull(takehomePercentage);
+  const store = storeName ?? null;
   const periodMs = typeof start === 'number' && typeof end === 'number' && end > start ? end - start : null;
   // Each renewal of a subscription nearly always says what the last one did: the record keeps the
   // object it holds rather than a new equal one (a fold of a long history allocates none per renewal).

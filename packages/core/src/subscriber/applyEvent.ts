@@ -4,15 +4,15 @@
  * Order-independent by construction: state, product, period and trial fields follow the event with
  * the latest key (time, lifecycle precedence, id); counters are sums; activity and first/last event
  * times are max/min. Duplicate deliveries must be dropped before this function (see `foldEvents`).
- * Each subscription (`original_transaction_id`) folds its own events (`applyToSubscription`); the
+ * Each subscription (`original_transaction_id`) folds its own events (`applyEffect`, `applyCharge`); the
  * customer's per-subscription fields are its primary subscription's (`trackSubscription`).
  */
 import type { HandledEvent, HandledEventType } from '../events/webhookSchema.js';
 import { compareIds } from '../atRisk/compareIds.js';
-import { applyEffect, applyToSubscription, type SubscriptionEffect, type SubscriptionFields } from './applyToSubscription.js';
+import { applyCharge, applyEffect, type SubscriptionFields } from './applyToSubscription.js';
 import { EVENT_PRECEDENCE, isLaterKey } from './eventKey.js';
 import { trackSubscription } from './primarySubscription.js';
-import { hasSubscription, subscriptionOf, type SubscriptionRecord } from './subscription.js';
+import { hasSubscription, subscriptionOf, subscriptionRecordOf, type SubscriptionRecord } from './subscription.js';
 import type { EventKey, Subscriber, SubscriberState } from './subscriber.js';
 
 /** Event types that are a user's own action and so count as activity. */
@@ -66,6 +66,15 @@ function mergeAliases(prev: readonly string[], next: readonly string[] | null | 
   if (prev.length <= MAX_ALIASES && holdsAll(prev, next) && strictlyAscending(prev)) return prev;
   const all = [...new Set([...prev, ...next])].sort(compareIds);
   return all.length > MAX_ALIASES ? all.slice(0, MAX_ALIASES) : all;
+}
+
+/**
+ * Whether a record that keeps its one subscription in its own fields holds another subscription than
+ * `subscriptionId`. A record stored by an older version has no `subscription_id`: its one
+ * subscription is taken to be this event's.
+ */
+function holdsAnother(prev: Subscriber, subscriptionId: string): boolean {
+  return prev.subscription_id !== undefined && (prev.subscription_id ?? '') !== subscriptionId && hasSubscription(prev);
 }
 
 /**
@@ -236,7 +245,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
       ({ price, purchased_at_ms: purchasedAt, price_in_purchased_currency: inCurrency, currency, takehome_percentage: takehome } = event);
       rank = EVENT_PRECEDENCE.REFUND_REVERSED;
       activity = ACTIVITY_EVENT_TYPES.REFUND_REVERSED;
-      // The refunded period is paid again: the state the refund hid comes back (see applyToSubscription).
+      // The refunded period is paid again: the state the refund hid comes back (see applyEffect).
       // Reversed after that period ended (its expiration_at_ms is not after the event), no access
       // comes back and nothing else is sent: the subscription ended at its period end.
       reversal = true;
@@ -291,39 +300,30 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
   // temporary grants, one-time purchases' cancellations and empty extensions are the customer's only.
   if (nextState !== null || resume !== undefined || expiration !== null) {
     const subscriptionId = txn ?? '';
-    const effect: SubscriptionEffect = {
-      key,
-      nextState,
-      billingProblem,
-      refund,
-      reversal,
-      cancelReason,
-      product,
-      expiration_at_ms: expiration,
-      grace,
-      resume,
-      // A lifecycle event's charge, whose revenue the subscription may take (`revenueOf`).
-      charge: nextState !== null,
-      price,
-      purchased_at_ms: purchasedAt,
-      price_in_purchased_currency: inCurrency,
-      currency,
-      takehome_percentage: takehome,
-      store,
-    };
     const subscriptions = next.subscriptions;
+    // Where the event's effects are written: the record's own fields while it tracks one subscription
+    // (the same one, or the first), else that subscription's own record, tracked beside the others.
+    let own: SubscriptionRecord | null = null;
+    let others: readonly SubscriptionRecord[] = [];
     if (subscriptions !== null) {
-      const tracked = trackSubscription(subscriptions, applyToSubscription(subscriptions.find((s) => s.id === subscriptionId), subscriptionId, effect));
-      next.subscriptions = tracked.subscriptions;
-      project(next, tracked.primary);
-    } else if (prev === undefined || (prev.subscription_id ?? '') === subscriptionId || prev.subscription_id === undefined || !hasSubscription(prev)) {
-      // The same subscription, or the first one: its fields are the record's own. A record stored by
-      // an older version has no `subscription_id`: its one subscription is taken to be this event's.
-      applyEffect(next, effect);
+      own = subscriptionRecordOf(
+        subscriptions.find((s) => s.id === subscriptionId),
+        subscriptionId,
+      );
+      others = subscriptions;
+    } else if (prev !== undefined && holdsAnother(prev, subscriptionId)) {
+      // A second subscription: from now on the record tracks each one.
+      own = subscriptionRecordOf(undefined, subscriptionId);
+      others = [subscriptionOf(prev)];
+    }
+    const target: SubscriptionFields = own ?? next;
+    applyEffect(target, key, nextState, billingProblem, refund, reversal, cancelReason, product, expiration, grace, resume);
+    // A lifecycle event's charge, whose revenue the subscription may take.
+    if (nextState !== null) applyCharge(target, key, price, purchasedAt, expiration, inCurrency, currency, takehome, store);
+    if (own === null) {
       next.subscription_id = subscriptionId === '' ? null : subscriptionId;
     } else {
-      // A second subscription: from now on the record tracks each one.
-      const tracked = trackSubscription([subscriptionOf(prev)], applyToSubscription(undefined, subscriptionId, effect));
+      const tracked = trackSubscription(others, own);
       next.subscriptions = tracked.subscriptions;
       project(next, tracked.primary);
     }

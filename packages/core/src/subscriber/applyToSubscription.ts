@@ -3,38 +3,10 @@
  * subscription's state, product, period, revenue, grace, pause and refund fields. Order-independent
  * by construction (each field follows the event with the latest key; see docs/rules.md §2).
  */
-import { revenueOf, type ChargeFields } from '../revenue/subscriptionRevenue.js';
+import { revenueFrom } from '../revenue/subscriptionRevenue.js';
 import { isLaterKey, isLaterRevenueKey } from './eventKey.js';
-import { subscriptionRecordOf, type SubscriptionRecord, type SubscriptionView } from './subscription.js';
+import type { SubscriptionRecord } from './subscription.js';
 import type { EventKey, SubscriberState } from './subscriber.js';
-
-/**
- * What one event says about its subscription, read once from the event by `applyEvent`.
- * `grace` and `resume` are `undefined` when the event does not speak about them.
- */
-export interface SubscriptionEffect extends ChargeFields {
-  key: EventKey;
-  /** The lifecycle state the event moves to, or null (a pause or an extension: no state). */
-  nextState: SubscriberState | null;
-  /** BILLING_ISSUE, or CANCELLATION with BILLING_ERROR. */
-  billingProblem: boolean;
-  /** CANCELLATION or EXPIRATION with CUSTOMER_SUPPORT. */
-  refund: boolean;
-  /** REFUND_REVERSED. */
-  reversal: boolean;
-  cancelReason: string | null;
-  product: string | null;
-  /** The end of the period the event names (the period's, and the charge's for `revenueOf`), or null. */
-  expiration_at_ms: number | null;
-  grace: number | null | undefined;
-  resume: number | null | undefined;
-  /**
-   * A lifecycle event: the subscription may take the revenue of its charge (the `ChargeFields`,
-   * read by `revenueOf` only when it would be kept). The effect carries those fields itself, read
-   * from the event once, so `revenueOf` reads one shape of object rather than every event type's.
-   */
-  charge: boolean;
-}
 
 /**
  * Lifecycle states a billing problem does not leave: the subscription already ended. (A refund lies
@@ -57,26 +29,35 @@ function refundInEffect(refundKey: EventKey | null, reversalKey: EventKey | null
 export type SubscriptionFields = Omit<SubscriptionRecord, 'id'>;
 
 /**
- * Given a subscription's fields (or undefined for its first event), its id and the effect of one of
- * its events, returns the subscription after that event. Pure: does not mutate its input.
+ * Applies what one event says about its subscription (apart from its charge: `applyCharge`) to that
+ * subscription's fields, in place: `target` is a record the caller has just built (a copy of the
+ * previous one), never a record anyone else holds, so the reducer stays pure while a customer with
+ * one subscription writes its fields straight into the new subscriber record instead of building a
+ * subscription record to copy them from. The effect comes as arguments, read by `applyEvent` from
+ * the event in its type's own case, so that no object is built per event to carry it.
+ *
+ * - `nextState`: the lifecycle state the event moves to, or null (a pause or an extension: no state);
+ * - `billingProblem`: BILLING_ISSUE, or CANCELLATION with BILLING_ERROR;
+ * - `refund`: CANCELLATION or EXPIRATION with CUSTOMER_SUPPORT; `reversal`: REFUND_REVERSED;
+ * - `product` and `expiration` (the period's end): null when the event names none;
+ * - `grace` and `resume`: `undefined` when the event does not speak about them.
  *
  * @example
- * applyToSubscription(undefined, 'tx_1', effect).state; // effect.nextState, for a first lifecycle event
+ * applyEffect(fields, key, 'active', false, false, false, null, 'pro', periodEnd, undefined, undefined);
  */
-export function applyToSubscription(prev: SubscriptionView | undefined, id: string, effect: SubscriptionEffect): SubscriptionRecord {
-  const next = subscriptionRecordOf(prev, id);
-  applyEffect(next, effect);
-  return next;
-}
-
-/**
- * Applies the effect of one event to a subscription's fields, in place: `target` is a record the
- * caller has just built (a copy of the previous one), never a record anyone else holds, so the
- * reducer stays pure while a customer with one subscription writes its fields straight into the new
- * subscriber record instead of building a subscription record to copy them from.
- */
-export function applyEffect(target: SubscriptionFields, effect: SubscriptionEffect): void {
-  const { key, nextState } = effect;
+export function applyEffect(
+  target: SubscriptionFields,
+  key: EventKey,
+  nextState: SubscriberState | null,
+  billingProblem: boolean,
+  refund: boolean,
+  reversal: boolean,
+  cancelReason: string | null,
+  product: string | null,
+  expiration: number | null,
+  grace: number | null | undefined,
+  resume: number | null | undefined,
+): void {
   // The state is that of the latest lifecycle event, where billing problems after the latest other
   // lifecycle event (`baseKey`) follow it: churned stays churned, anything else is billing_issue.
   // Both keys together make this independent of delivery order.
@@ -88,24 +69,24 @@ export function applyEffect(target: SubscriptionFields, effect: SubscriptionEffe
   let reversalKey = target.reversal_key;
   // A reversal lies over the lifecycle state like the refund it undoes, except a reversal after the
   // refunded period ended: that one is the subscription's end (nextState churned), a lifecycle event.
-  if (effect.reversal && isLaterKey(key, reversalKey)) reversalKey = key;
-  if (effect.refund) {
+  if (reversal && isLaterKey(key, reversalKey)) reversalKey = key;
+  if (refund) {
     if (isLaterKey(key, refundKey)) refundKey = key;
-  } else if (effect.reversal && nextState !== 'churned') {
+  } else if (reversal && nextState !== 'churned') {
     // Gives back the state the refund hid.
   } else if (nextState !== null) {
-    if (effect.billingProblem) {
+    if (billingProblem) {
       // An earlier billing problem changes nothing: the events after it already decide.
       if (isLaterKey(key, stateKey)) {
         state = isEnded(state) ? state : 'billing_issue';
         stateKey = key;
-        target.cancel_reason = effect.cancelReason;
+        target.cancel_reason = cancelReason;
       }
     } else if (isLaterKey(key, stateKey)) {
       state = nextState;
       stateKey = key;
       baseKey = key;
-      target.cancel_reason = effect.cancelReason;
+      target.cancel_reason = cancelReason;
     } else if (isLaterKey(key, baseKey)) {
       // Only billing problems come after this event: they follow it.
       state = isEnded(nextState) ? nextState : 'billing_issue';
@@ -119,29 +100,48 @@ export function applyEffect(target: SubscriptionFields, effect: SubscriptionEffe
   target.refund_key = refundKey;
   target.reversal_key = reversalKey;
 
-  if (effect.grace !== undefined && isLaterKey(key, target.grace_key)) {
-    target.grace_ends_at = effect.grace;
+  if (grace !== undefined && isLaterKey(key, target.grace_key)) {
+    target.grace_ends_at = grace;
     target.grace_key = key;
   }
-  if (effect.resume !== undefined && isLaterKey(key, target.pause_key)) {
-    target.auto_resume_at = effect.resume;
+  if (resume !== undefined && isLaterKey(key, target.pause_key)) {
+    target.auto_resume_at = resume;
     target.pause_key = key;
   }
-  if (effect.product !== null && isLaterKey(key, target.product_key)) {
-    target.product_id = effect.product;
+  if (product !== null && isLaterKey(key, target.product_key)) {
+    target.product_id = product;
     target.product_key = key;
   }
-  if (effect.expiration_at_ms !== null && isLaterKey(key, target.period_key)) {
-    target.period_ends_at = effect.expiration_at_ms;
+  if (expiration !== null && isLaterKey(key, target.period_key)) {
+    target.period_ends_at = expiration;
     target.period_key = key;
   }
-  // Revenue follows the latest charge (a purchase or renewal with a price), else the latest other
-  // lifecycle event with one (a top-up's price is not the subscription's): see isLaterRevenueKey.
-  if (effect.charge && isLaterRevenueKey(key, target.revenue_key)) {
-    const charged = revenueOf(effect, target.revenue);
-    if (charged !== null) {
-      target.revenue = charged;
-      target.revenue_key = key;
-    }
+}
+
+/**
+ * Applies a lifecycle event's charge to its subscription's revenue, in place (as `applyEffect`):
+ * revenue follows the latest charge (a purchase or renewal with a price), else the latest other
+ * lifecycle event with one (a top-up's price is not the subscription's): see `isLaterRevenueKey`.
+ * The charge's fields come as arguments, read from the event in its type's own case (`revenueFrom`).
+ *
+ * @example
+ * applyCharge(fields, key, 9.99, purchasedAt, periodEnd, 9.99, 'USD', 0.7, 'APP_STORE');
+ */
+export function applyCharge(
+  target: SubscriptionFields,
+  key: EventKey,
+  price: number | null | undefined,
+  purchasedAt: number | null | undefined,
+  expiration: number | null,
+  inCurrency: number | null | undefined,
+  currency: string | null | undefined,
+  takehome: number | null | undefined,
+  store: string | null | undefined,
+): void {
+  if (!isLaterRevenueKey(key, target.revenue_key)) return;
+  const charged = revenueFrom(price, purchasedAt, expiration, inCurrency, currency, takehome, store, target.revenue);
+  if (charged !== null) {
+    target.revenue = charged;
+    target.revenue_key = key;
   }
 }
