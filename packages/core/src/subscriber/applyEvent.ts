@@ -306,10 +306,7 @@ export function applyEvent(subscriber: Subscriber | undefined, event: HandledEve
     let own: SubscriptionRecord | null = null;
     let others: readonly SubscriptionRecord[] = [];
     if (subscriptions !== null) {
-      own = subscriptionRecordOf(
-        subscriptions.find((s) => s.id === subscriptionId),
-        subscriptionId,
-      );
+      own = subscriptionRecordOf(subscriptions.find((s) => s.id === subscriptionId), subscriptionId);
       others = subscriptions;
     } else if (prev !== undefined && holdsAnother(prev, subscriptionId)) {
       // A second subscription: from now on the record tracks each one.
